@@ -1,0 +1,114 @@
+// The results of one run, as plain values (strings and enums, no terms): what the store
+// writes, what the report prints. Produced by the analysis drivers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pasda/classify/classify.hpp"
+
+namespace pasda::analysis {
+
+using classify::Reachability;
+using classify::Verdict;
+using solver::Status;
+
+/// One version's observable effect on a partition.
+struct Effect {
+  enum class Kind : std::uint8_t { Return, Throw, Void, None /* cut path: no effect */ };
+  Kind kind = Kind::None;
+  std::string value;      // Java-like rendering of the returned value (Return)
+  std::string exception;  // dotted class name (Throw)
+  /// Final state compared besides the return value (issue 7): ("this.count", "x + 1"), ...
+  std::vector<std::pair<std::string, std::string>> state;
+  std::string text() const;  // "return x + 1", "throw java.lang.ArithmeticException", "void"
+};
+
+/// A concrete input value of a witness.
+struct WitnessValue {
+  std::string name;     // parameter name (from the LocalVariableTable) or "p0", or a heap path
+  std::string type;     // Java type, e.g. "double"
+  std::string literal;  // pasteable Java literal, e.g. "-2.5", "Double.NaN", "2147483647"
+  std::string exact;    // solver's exact value when it differs (e.g. "1/3"), else empty
+};
+
+/// Concrete re-execution of a witness (issue 8).
+struct Replay {
+  std::string engine;    // "interp" or "jvm"
+  std::string old_out;   // rendered outputs
+  std::string new_out;
+  bool differs = false;
+  std::string note;
+};
+
+struct PartitionResult {
+  int index = 0;  // 1-based, in closing order
+  std::string path_condition;  // Java-like, conjuncts joined by " && " ("true" if empty)
+  std::size_t constraint_count = 0;
+  Effect old_effect, new_effect;
+  std::vector<int> lines_old, lines_new;  // covered source lines per version, sorted
+  Status pc_status = Status::Unknown;
+  std::optional<Status> neq_status, eq_status;
+  std::string reason_unknown;  // of whichever query answered unknown
+  std::string neq_old, neq_new;  // outputs evaluated in the Neq model (when Sat)
+  bool uif_pc = false, uif_old = false, uif_new = false;
+  bool depth_limited = false, timed_out = false;
+  Reachability reachability = Reachability::MaybeReachable;
+  Verdict output_class = Verdict::UNKNOWN;
+  Verdict result = Verdict::UNKNOWN;
+  std::vector<WitnessValue> witness;  // for NEQ / MAYBE_NEQ
+  std::string witness_call;           // e.g. "snippet(1, -2.5)"
+  std::string decided_by;             // "solver", "replay", "search"
+  std::vector<Replay> replays;
+  double time_s = 0;  // iteration clock when the partition closed
+};
+
+struct IterationResult {
+  int index = 1;  // 1-based
+  std::vector<std::string> uifs;  // abstracted regions / helpers, e.g. "UIF_1(x, y) = pc 4..17"
+  std::vector<PartitionResult> partitions;
+  Verdict result = Verdict::UNKNOWN;
+  bool timed_out = false, depth_limited = false, has_uif = false;
+  std::string error;
+  double runtime_s = 0;
+};
+
+/// The seven steps of the paper's Table 10, seconds.
+struct StepTimes {
+  double initialization = 0, instrumentation = 0, symbolic_execution = 0, partition_classification = 0,
+         program_classification = 0, refinement = 0, finalization = 0;
+};
+
+struct RunSettings {
+  std::string tool = "pasda";  // pasda, prv, ardiff, dse
+  std::string old_path, new_path;
+  std::string class_old, class_new;  // dotted names
+  std::string method;                // name:descriptor
+  double timeout_s = 0;
+  int depth_limit = 10;
+  std::string arith = "math";
+  unsigned solver_timeout_ms = 0;
+  int heap_bound = 0;
+  std::string benchmark;  // case name when run by the study harness, else ""
+  std::string expected;   // EQ/NEQ when known, else ""
+  std::string version;    // pasda-jvm version
+};
+
+struct RunResult {
+  RunSettings settings;
+  std::vector<IterationResult> iterations;
+  std::size_t reported_iteration = 0;  // 0-based index into iterations
+  Verdict result = Verdict::UNKNOWN;
+  bool timed_out = false;
+  bool depth_limited = false, has_uif = false;
+  std::string precheck;  // reason when decided by the signature pre-check
+  std::string errors;
+  std::vector<std::string> warnings;
+  double runtime_s = 0;
+  StepTimes steps;
+  std::string started_at;  // ISO 8601 UTC
+};
+
+}  // namespace pasda::analysis

@@ -1,0 +1,70 @@
+// Solver layer: decides satisfiability of Bool terms. The interface knows nothing of Z3;
+// the Z3 backend (src/solver/z3_solver.cpp) is the only place that includes z3++.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pasda/terms/term.hpp"
+
+namespace pasda::solver {
+
+enum class Status : std::int8_t { Unsat = -1, Unknown = 0, Sat = 1 };  // values as in the reference schema
+const char* statusName(Status s);  // "SAT", "UNSAT", "UNKNOWN"
+
+struct CheckResult {
+  Status status = Status::Unknown;
+  std::string reason;   // reason for Unknown ("timeout", "interrupted", "incomplete (theory arithmetic)", ...)
+  double seconds = 0;   // wall time of the check
+};
+
+/// One variable's value in a model.
+struct ModelValue {
+  terms::Term var;    // the Var term
+  terms::Term value;  // a literal of the variable's sort (nearest double for reals that are not doubles)
+  std::string exact;  // the solver's exact text when it is not a Java literal (e.g. "1/3"), else empty
+};
+
+struct Model {
+  std::vector<ModelValue> values;  // sorted by variable name
+  std::optional<terms::Term> lookup(terms::Term var) const;
+};
+
+struct SolverOptions {
+  unsigned timeout_ms = 1000;  // per check; 0 = none
+  unsigned random_seed = 0;
+  /// Under Arith::Math, constrain Int/Long variables to their Java ranges, so that every
+  /// witness is a valid Java input. On by default.
+  bool bound_integer_inputs = true;
+};
+
+/// An incremental solver bound to one TermManager. Not thread-safe, except interrupt().
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual void push() = 0;
+  virtual void pop(unsigned levels = 1) = 0;
+  virtual unsigned levels() const = 0;
+  virtual void add(terms::Term boolTerm) = 0;
+  /// Check the asserted formulas together with `assumptions` (Bool terms, not asserted).
+  virtual CheckResult check(const std::vector<terms::Term>& assumptions = {}) = 0;
+  /// After a Sat check: the values of `vars` (model completion: unconstrained vars get a value).
+  virtual Model model(const std::vector<terms::Term>& vars) = 0;
+  /// After a Sat check: the value of an arbitrary term in the model, as a literal if possible,
+  /// with the solver's exact text in `exact` when it is not representable as a Java literal.
+  virtual std::optional<terms::Term> eval(terms::Term t, std::string* exact = nullptr) = 0;
+  virtual void setTimeoutMs(unsigned ms) = 0;
+  /// Thread-safe: make the check in flight (if any) return Unknown("interrupted") promptly.
+  virtual void interrupt() = 0;
+  /// Statistics for reports.
+  virtual std::uint64_t checks() const = 0;
+  virtual double checkSeconds() const = 0;
+};
+
+/// The Z3 backend: one long-lived Z3 context per solver object, reused across queries.
+std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options);
+
+}  // namespace pasda::solver

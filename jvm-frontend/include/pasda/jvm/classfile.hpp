@@ -90,6 +90,9 @@ struct Code {
   // Decoded views of LineNumberTable / LocalVariableTable (filled on parse; not written back).
   std::vector<LineNumber> line_numbers;
   std::vector<LocalVariable> local_variables;
+  /// Byte offset of the code array in the parsed file (0 if built in memory); decode errors
+  /// report file_offset + pc.
+  std::uint32_t file_offset = 0;
   /// Source line of the instruction at `pc` (0 if unknown).
   std::uint16_t lineAt(std::uint32_t pc) const;
 };
@@ -142,5 +145,14 @@ std::vector<std::uint8_t> writeClass(const ClassFile& cf);
 /// Rename a class everywhere in `cf`: this_class, Class entries, descriptors and signatures
 /// that mention `from` (internal names). Edits the constant pool in place.
 void renameClass(ClassFile& cf, std::string_view from, std::string_view to);
+
+/// The first attribute called `name` in `attrs`, or nullptr.
+const Attribute* findAttribute(const ConstantPool& pool, const std::vector<Attribute>& attrs, std::string_view name);
+
+/// Append a method. With `code`, a "Code" attribute slot is added whose body writeClass
+/// serialises from Method::code. Note: classes of major version >= 50 need a StackMapTable
+/// for code with branches; code built in memory without one should be emitted as major 49.
+Method& addMethod(ClassFile& cf, std::uint16_t access, std::string_view name, std::string_view descriptor,
+                  std::optional<Code> code);
 
 }  // namespace pasda::jvm

@@ -65,7 +65,8 @@ struct Instruction {
   Opcode op = Opcode::nop;
   bool wide = false;         // had a wide prefix
   std::int32_t local = -1;   // local-variable index (xload/xstore incl. _n forms, iinc, ret)
-  std::int32_t imm = 0;      // bipush/sipush value, iinc delta, newarray atype, multianewarray dims, invokeinterface count
+  std::int32_t imm = 0;      // bipush/sipush value, iinc delta, newarray atype, multianewarray dims, invokeinterface count,
+                             // invokedynamic bootstrap-method index
   std::int32_t target = -1;  // absolute branch target (if*, goto, goto_w, jsr, jsr_w)
   std::uint16_t cp_index = 0;  // constant-pool operand, if any
   ConstValue constant;       // ldc*, resolved
@@ -85,5 +86,15 @@ struct Instruction {
 /// Decode the whole code array of a method. Throws FormatError (bad opcode, truncated operand,
 /// bad constant-pool index or tag, branch target out of range or not at an instruction start).
 std::vector<Instruction> decode(const ClassFile& cf, const Code& code, const std::string& file);
+
+/// The mnemonic exactly as `javap -c` prints it: wide forms get a "_w" suffix ("iinc_w", "iload_w").
+std::string javapMnemonic(const Instruction& insn);
+/// newarray element type name for an atype code 4..11 ("int", "boolean", ...), "?" otherwise.
+std::string_view newarrayTypeName(std::int32_t atype);
+/// Resolve a loadable constant (Integer, Float, Long, Double, String, Class, MethodType,
+/// MethodHandle, Dynamic) at `index`; throws std::out_of_range for any other entry.
+ConstValue resolveConstant(const ConstantPool& pool, std::uint16_t index);
+/// javap-like text of a constant: "int 5", "long 7l", "float 1.5f", "double 2.0d", "String abc", "class a/B".
+std::string constantText(const ConstValue& c);
 
 }  // namespace pasda::jvm

@@ -41,6 +41,13 @@ const char* reachabilityName(Reachability r) {
   return "?";
 }
 
+std::optional<Reachability> parseReachability(std::string_view s) {
+  for (Reachability r : {Reachability::Reachable, Reachability::Unreachable, Reachability::MaybeReachable}) {
+    if (s == reachabilityName(r)) return r;
+  }
+  return std::nullopt;
+}
+
 const char* verdictName(Verdict v) {
   for (const auto& info : kVerdicts) {
     if (info.verdict == v) return info.name;

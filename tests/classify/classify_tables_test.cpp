@@ -139,6 +139,10 @@ TEST(Names, RoundTripAndUnknownStrings) {
   EXPECT_STREQ(reachabilityName(Reachability::Reachable), "REACHABLE");
   EXPECT_STREQ(reachabilityName(Reachability::Unreachable), "UNREACHABLE");
   EXPECT_STREQ(reachabilityName(Reachability::MaybeReachable), "MAYBE_REACHABLE");
+  for (Reachability r : {Reachability::Reachable, Reachability::Unreachable, Reachability::MaybeReachable}) {
+    EXPECT_EQ(parseReachability(reachabilityName(r)), r);
+  }
+  EXPECT_FALSE(parseReachability("reachable").has_value());
 }
 
 }  // namespace

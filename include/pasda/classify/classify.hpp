@@ -15,6 +15,8 @@ using solver::Status;
 
 enum class Reachability : std::uint8_t { Reachable, Unreachable, MaybeReachable };
 const char* reachabilityName(Reachability r);  // "REACHABLE", "UNREACHABLE", "MAYBE_REACHABLE"
+/// Inverse of reachabilityName (exact spelling); nullopt for anything else.
+std::optional<Reachability> parseReachability(std::string_view s);
 
 enum class Verdict : std::uint8_t {
   EQ, NEQ, MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED, TIMEOUT, UNREACHABLE, ERROR,

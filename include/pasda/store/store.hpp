@@ -1,0 +1,77 @@
+// Store stage: appends the results of runs to a SQLite database whose schema follows the
+// reference's (docs/schema.md). All sqlite3 calls stay inside src/store.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pasda/analysis/result.hpp"
+
+namespace pasda::store {
+
+/// Any failure to open, create, read or write the database.
+class StoreError : public std::runtime_error {
+ public:
+  StoreError(std::string path, std::string reason);
+  const std::string& path() const { return path_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string path_, reason_;
+};
+
+struct StoreOptions {
+  /// How long one statement waits for a lock held by another connection (SQLite busy timeout).
+  int busy_timeout_ms = 30000;
+  /// Overall time appendRun keeps retrying to start its write transaction when the database
+  /// stays busy beyond the busy timeout.
+  int begin_retry_ms = 120000;
+};
+
+/// Schema version written to table `schema_version`; opening a database with another
+/// version is a StoreError.
+inline constexpr int kSchemaVersion = 1;
+
+/// One connection to a results database. Not thread-safe; use one Store per thread or process.
+/// Several Stores (in any processes) may append to the same file at once.
+class Store {
+ public:
+  /// Opens `path`, creating the file and the schema when missing. Turns on foreign keys,
+  /// WAL journal mode and the busy timeout. Throws StoreError when the file is not a
+  /// database, has a different schema version, or cannot be opened.
+  explicit Store(const std::string& path, StoreOptions options = {});
+  ~Store();
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  /// Writes one run (benchmark, run, settings, warnings, iterations, partitions with their
+  /// lines, witnesses, effects and replays, and the step times) in one transaction and
+  /// returns the new run id. On any failure nothing of the run is left and StoreError is thrown.
+  std::int64_t appendRun(const analysis::RunResult& run);
+
+  /// Reads a run back (the inverse of appendRun for every field it stores); nullopt if absent.
+  std::optional<analysis::RunResult> loadRun(std::int64_t runId) const;
+
+  /// Ids of all runs, ascending.
+  std::vector<std::int64_t> runIds() const;
+
+  /// Number of rows of one of the schema's tables (StoreError for any other name).
+  std::int64_t countRows(const std::string& table) const;
+
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The schema's table names, in creation order.
+const std::vector<std::string>& tableNames();
+
+}  // namespace pasda::store

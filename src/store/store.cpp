@@ -1,0 +1,212 @@
+// Store stage: opening the database and appending one run per transaction.
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "pasda/store/store.hpp"
+#include "schema.hpp"
+#include "store_impl.hpp"
+
+namespace pasda::store {
+
+using analysis::Effect;
+using analysis::IterationResult;
+using analysis::PartitionResult;
+using analysis::RunResult;
+using detail::nullIfEmpty;
+using detail::Stmt;
+
+namespace detail {
+
+const StepName kSteps[7] = {
+    {"initialization", 1, &analysis::StepTimes::initialization},
+    {"instrumentation", 2, &analysis::StepTimes::instrumentation},
+    {"symbolic-execution", 3, &analysis::StepTimes::symbolic_execution},
+    {"partition-classification", 4, &analysis::StepTimes::partition_classification},
+    {"program-classification", 5, &analysis::StepTimes::program_classification},
+    {"refinement", 6, &analysis::StepTimes::refinement},
+    {"finalization", 7, &analysis::StepTimes::finalization},
+};
+
+const char* effectKindName(Effect::Kind k) {
+  switch (k) {
+    case Effect::Kind::Return: return "RETURN";
+    case Effect::Kind::Throw: return "THROW";
+    case Effect::Kind::Void: return "VOID";
+    case Effect::Kind::None: return "NONE";
+  }
+  return "NONE";
+}
+
+Effect::Kind parseEffectKind(const Db& db, std::string_view name) {
+  for (Effect::Kind k : {Effect::Kind::Return, Effect::Kind::Throw, Effect::Kind::Void, Effect::Kind::None}) {
+    if (name == effectKindName(k)) return k;
+  }
+  throw StoreError(db.path(), "corrupt row: unknown effect kind '" + std::string(name) + "'");
+}
+
+}  // namespace detail
+
+namespace {
+
+std::optional<int> statusValue(std::optional<solver::Status> s) {
+  if (!s) return std::nullopt;
+  return static_cast<int>(*s);
+}
+
+/// Prepared INSERT statements of one appendRun call.
+struct Inserts {
+  explicit Inserts(detail::Db& db)
+      : benchmark(db, "INSERT INTO benchmark(benchmark, expected) VALUES(?1, ?2) "
+                      "ON CONFLICT(benchmark) DO UPDATE SET expected = coalesce(excluded.expected, expected)"),
+        run(db, "INSERT INTO run(benchmark, result, has_timed_out, is_depth_limited, has_uif, iteration_count, "
+                "result_iteration, runtime, errors, precheck, started_at, old_path, new_path, class_old, "
+                "class_new, method, version) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        settings(db, "INSERT INTO settings(run_id, tool, run_timeout, solver_timeout_ms, depth_limit, arith, "
+                     "heap_bound) VALUES(?,?,?,?,?,?,?)"),
+        warning(db, "INSERT INTO warning(run_id, position, message) VALUES(?,?,?)"),
+        iteration(db, "INSERT INTO iteration(run_id, iteration, result, has_timed_out, is_depth_limited, "
+                      "has_uif, partition_count, runtime, errors, uifs) VALUES(?,?,?,?,?,?,?,?,?,?)"),
+        partition(db, "INSERT INTO partition(iteration_id, partition, result, reachability, output_class, "
+                      "pc_status, neq_status, eq_status, reason_unknown, neq_result_v1, neq_result_v2, "
+                      "has_uif, has_uif_pc, has_uif_v1, has_uif_v2, constraint_count, path_condition, "
+                      "output_v1, output_v2, is_depth_limited, has_timed_out, decided_by, runtime, "
+                      "witness_call, kind_v1, value_v1, exception_v1, kind_v2, value_v2, exception_v2) "
+                      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        line(db, "INSERT INTO partition_line(partition_id, version, position, source_line) VALUES(?,?,?,?)"),
+        state(db, "INSERT INTO partition_state(partition_id, version, position, name, value) VALUES(?,?,?,?,?)"),
+        witness(db, "INSERT INTO witness(partition_id, position, name, type, literal, exact) VALUES(?,?,?,?,?,?)"),
+        replay(db, "INSERT INTO replay(partition_id, position, engine, output_v1, output_v2, differs, note) "
+                   "VALUES(?,?,?,?,?,?,?)"),
+        runtime(db, "INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?,?,?,?,?)") {}
+  Stmt benchmark, run, settings, warning, iteration, partition, line, state, witness, replay, runtime;
+};
+
+std::string joinLines(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += '\n';
+    out += items[i];
+  }
+  return out;
+}
+
+void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, const PartitionResult& p) {
+  const Effect& o = p.old_effect;
+  const Effect& n = p.new_effect;
+  ins.partition.run(iterationId, p.index, classify::verdictName(p.result),
+                    classify::reachabilityName(p.reachability), classify::verdictName(p.output_class),
+                    static_cast<int>(p.pc_status), statusValue(p.neq_status), statusValue(p.eq_status),
+                    nullIfEmpty(p.reason_unknown), nullIfEmpty(p.neq_old), nullIfEmpty(p.neq_new),
+                    p.uif_pc || p.uif_old || p.uif_new, p.uif_pc, p.uif_old, p.uif_new, p.constraint_count,
+                    p.path_condition, o.text(), n.text(), p.depth_limited, p.timed_out, nullIfEmpty(p.decided_by),
+                    p.time_s, nullIfEmpty(p.witness_call), detail::effectKindName(o.kind), nullIfEmpty(o.value),
+                    nullIfEmpty(o.exception), detail::effectKindName(n.kind), nullIfEmpty(n.value),
+                    nullIfEmpty(n.exception));
+  const std::int64_t pid = db.lastInsertId();
+  for (int version : {1, 2}) {
+    const auto& lines = version == 1 ? p.lines_old : p.lines_new;
+    for (std::size_t i = 0; i < lines.size(); ++i) ins.line.run(pid, version, i, lines[i]);
+    const auto& state = version == 1 ? o.state : n.state;
+    for (std::size_t i = 0; i < state.size(); ++i) ins.state.run(pid, version, i, state[i].first, state[i].second);
+  }
+  for (std::size_t i = 0; i < p.witness.size(); ++i) {
+    const auto& w = p.witness[i];
+    ins.witness.run(pid, i, w.name, w.type, w.literal, nullIfEmpty(w.exact));
+  }
+  for (std::size_t i = 0; i < p.replays.size(); ++i) {
+    const auto& r = p.replays[i];
+    ins.replay.run(pid, i, r.engine, r.old_out, r.new_out, r.differs, nullIfEmpty(r.note));
+  }
+}
+
+std::int64_t writeRun(detail::Db& db, const RunResult& r) {
+  Inserts ins(db);
+  const auto& s = r.settings;
+  if (!s.benchmark.empty()) ins.benchmark.run(s.benchmark, nullIfEmpty(s.expected));
+  std::optional<std::int64_t> resultIteration;
+  if (!r.iterations.empty()) resultIteration = static_cast<std::int64_t>(r.reported_iteration) + 1;
+  ins.run.run(nullIfEmpty(s.benchmark), classify::verdictName(r.result), r.timed_out, r.depth_limited, r.has_uif,
+              r.iterations.size(), resultIteration, r.runtime_s, nullIfEmpty(r.errors), nullIfEmpty(r.precheck),
+              nullIfEmpty(r.started_at), s.old_path, s.new_path, s.class_old, s.class_new, s.method, s.version);
+  const std::int64_t runId = db.lastInsertId();
+  ins.settings.run(runId, s.tool, s.timeout_s, s.solver_timeout_ms, s.depth_limit, s.arith, s.heap_bound);
+  for (std::size_t i = 0; i < r.warnings.size(); ++i) ins.warning.run(runId, i, r.warnings[i]);
+  for (const IterationResult& it : r.iterations) {
+    ins.iteration.run(runId, it.index, classify::verdictName(it.result), it.timed_out, it.depth_limited, it.has_uif,
+                      it.partitions.size(), it.runtime_s, nullIfEmpty(it.error),
+                      it.uifs.empty() ? std::optional<std::string>() : joinLines(it.uifs));
+    const std::int64_t iterationId = db.lastInsertId();
+    for (const PartitionResult& p : it.partitions) writePartition(db, ins, iterationId, p);
+  }
+  ins.runtime.run(runId, "run", "", r.runtime_s, 0);
+  for (const auto& step : detail::kSteps) ins.runtime.run(runId, "run", step.task, r.steps.*step.field, step.step);
+  return runId;
+}
+
+}  // namespace
+
+Store::Store(const std::string& path, StoreOptions options)
+    : impl_(std::make_unique<Impl>(path, options)) {
+  detail::Db& db = impl_->db;
+  // Touch the file first: a file that is not a database fails here with SQLITE_NOTADB.
+  db.exec("SELECT count(*) FROM sqlite_master");
+  db.exec("PRAGMA foreign_keys = ON");
+  {
+    Stmt wal(db, "PRAGMA journal_mode = WAL");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.begin_retry_ms);
+    for (;;) {
+      try {
+        wal.start();
+        wal.step();
+        break;
+      } catch (const StoreError&) {
+        // Switching to WAL needs a short exclusive lock; a concurrent opener may hold it.
+        if (std::chrono::steady_clock::now() >= deadline) throw;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    wal.reset();
+  }
+  db.exec("BEGIN IMMEDIATE", options.begin_retry_ms);
+  try {
+    db.exec(detail::kSchemaSql);
+    Stmt version(db, "SELECT version FROM schema_version");
+    version.start();
+    if (!version.step()) {
+      version.reset();
+      Stmt insert(db, "INSERT INTO schema_version(version) VALUES(?)");
+      insert.run(kSchemaVersion);
+    } else if (version.integer(0) != kSchemaVersion) {
+      const auto found = version.integer(0);
+      version.reset();
+      throw StoreError(path, "schema version " + std::to_string(found) + " is not the supported version " +
+                                 std::to_string(kSchemaVersion));
+    }
+    db.exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+Store::~Store() = default;
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+
+const std::string& Store::path() const { return impl_->db.path(); }
+
+std::int64_t Store::appendRun(const RunResult& run) {
+  detail::Db& db = impl_->db;
+  db.exec("BEGIN IMMEDIATE", impl_->options.begin_retry_ms);
+  try {
+    const std::int64_t id = writeRun(db, run);
+    db.exec("COMMIT");
+    return id;
+  } catch (...) {
+    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace pasda::store

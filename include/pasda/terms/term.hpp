@@ -15,12 +15,19 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace pasda::terms {
+
+/// Thrown for ill-formed terms (operand sorts that do not match an operator, unknown ids).
+class TermError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 enum class Arith : std::uint8_t { Math, Java };
 const char* arithName(Arith a);

@@ -1,0 +1,68 @@
+// The analysis drivers: load the two versions, pick the method, build the product, run the
+// iterations of a tool (pasda, prv, ardiff, dse), classify, and produce a RunResult.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pasda/analysis/result.hpp"
+#include "pasda/jvm/classfile.hpp"
+#include "pasda/jvm/loader.hpp"
+#include "pasda/terms/term.hpp"
+
+namespace pasda::analysis {
+
+/// Bad input found by the analysis (missing method, unreadable file, ...): the CLI prints
+/// "pasda-jvm: error: <file>: <reason>" and exits with status 2.
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string file, std::string reason)
+      : std::runtime_error(file + ": " + reason), file_(std::move(file)), reason_(std::move(reason)) {}
+  const std::string& file() const { return file_; }
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string file_, reason_;
+};
+
+struct Options {
+  std::string mode = "pasda";     // pasda, prv, ardiff, dse
+  double timeout_s = 300;         // whole run, wall clock
+  int depth_limit = 10;
+  terms::Arith arith = terms::Arith::Math;
+  unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md
+  int heap_bound = 2;
+  int max_array_length = 8;
+  std::string method;              // NAME or NAME:DESCRIPTOR ("" = pick the unique candidate)
+  std::string class_name;          // --class, for directories and jars
+  std::string classpath_old, classpath_new;
+  std::string emit_product_dir;    // "" = do not emit
+  std::string benchmark, expected; // recorded in the settings when given
+};
+
+/// One version as given on the command line, loaded.
+struct Version {
+  std::string path;  // what the user gave
+  jvm::ClassFile cls;
+  std::shared_ptr<jvm::ClassPath> classpath;
+};
+
+/// Load OLD or NEW: a .class file, a directory (class-path root) or a .jar; `className`
+/// (dotted or internal) picks the class in a directory or jar. Throws InputError.
+Version loadVersion(const std::string& path, const std::string& className, const std::string& classpath);
+
+/// Method selection of the CLI (see docs/cli.md). Throws InputError listing the candidates.
+std::string selectMethod(const Version& oldV, const Version& newV, const std::string& wanted);
+
+/// Run the whole analysis. Never throws for analysis failures (they become ERROR results);
+/// throws InputError for bad input.
+RunResult analyze(const Version& oldV, const Version& newV, const Options& options);
+
+/// Write the product class, its exception class and the renamed versions under `dir` (as a
+/// class-path root), so that `java -cp dir <product> args...` runs them. Returns the product's
+/// dotted name.
+std::string emitProduct(const Version& oldV, const Version& newV, const std::string& method, const std::string& dir);
+
+}  // namespace pasda::analysis

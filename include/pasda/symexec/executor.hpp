@@ -1,0 +1,108 @@
+// The symbolic JVM interpreter: depth-first exploration of a method's paths with
+// incremental feasibility checks, a per-path depth budget and a hard deadline. Each finished
+// path is handed to a consumer as a partition while the solver still holds its path
+// condition, so the consumer can ask further queries cheaply.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pasda/solver/solver.hpp"
+#include "pasda/symexec/program.hpp"
+#include "pasda/terms/term.hpp"
+
+namespace pasda::symexec {
+
+using Clock = std::chrono::steady_clock;
+
+struct ExecOptions {
+  int depth_limit = 10;                  // counted branch decisions per path (docs/depth-limit.md)
+  Clock::time_point deadline = Clock::time_point::max();
+  unsigned solver_timeout_ms = 1000;     // per feasibility query (capped by the deadline)
+  int max_array_length = 8;              // symbolic array lengths are explored up to this bound
+  std::uint64_t max_steps_per_path = 50'000'000;  // instruction budget of one path (then cut)
+  /// The product class whose sameErrors/sameResults calls end a partition ("" = none: a path
+  /// ends when the entry method returns or throws).
+  std::string product_class;
+  /// Invocations of these methods (owner.name:descriptor) become function applications
+  /// of kind Helper instead of being executed (abstraction of identical helpers).
+  std::set<std::string> abstracted_methods;
+  const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
+};
+
+/// What one version (or the entry method) did on a path.
+struct ExecEffect {
+  enum class Kind : std::uint8_t { None, Return, Void, Throw };
+  Kind kind = Kind::None;
+  terms::Term value;      // Return
+  std::string exception;  // Throw: internal class name
+  /// Final state observed besides the return value: (path such as "this.count", value).
+  std::vector<std::pair<std::string, terms::Term>> state;
+};
+
+struct RawPartition {
+  std::vector<terms::Term> pc;  // path-condition conjuncts, in order
+  ExecEffect entry;             // effect of the entry method (plain runs)
+  ExecEffect old_effect, new_effect;  // product runs: effects at the comparison
+  bool product_compare = false;       // ended at the product's comparison
+  bool error_mismatch = false;        // the two versions threw different exception types
+  bool depth_limited = false;
+  bool timed_out = false;
+  bool step_limited = false;          // the instruction budget of the path ran out
+  std::set<int> lines[3];             // covered source lines per side
+  std::vector<std::string> warnings;
+};
+
+struct ExecStats {
+  std::uint64_t instructions = 0;
+  std::uint64_t forks = 0;
+  std::uint64_t partitions = 0;
+  std::uint64_t solver_checks = 0;
+  double solver_seconds = 0;
+  double seconds = 0;
+  bool timed_out = false;
+  std::set<std::string> warnings;  // e.g. "library call java/lang/Foo.bar(I)I abstracted"
+};
+
+/// Called for every finished path. The solver's assertions equal the partition's pc.
+using PartitionSink = std::function<void(const RawPartition&, solver::Solver&)>;
+
+class ExecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Executor {
+ public:
+  Executor(const Program& program, terms::TermManager& tm, solver::Solver& solver, ExecOptions options);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  /// Explore `entry` with the given argument terms (receiver first for instance methods) and
+  /// initial path-condition conjuncts (e.g. input ranges). Throws ExecError for unsupported
+  /// code; returns normally on deadline (stats.timed_out).
+  ExecStats explore(const MethodInfo& entry, const std::vector<terms::Term>& args,
+                    const std::vector<terms::Term>& assumptions, const PartitionSink& sink);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Symbolic input variables for a method's parameters, named from its LocalVariableTable
+/// (fallback p0, p1, ...), with the range constraints of byte/short/char/boolean.
+struct MethodInputs {
+  std::vector<std::string> names;
+  std::vector<jvm::TypeDesc> types;
+  std::vector<terms::Term> terms;
+  std::vector<terms::Term> constraints;
+};
+MethodInputs makeInputs(const MethodInfo& m, terms::TermManager& tm);
+terms::Sort sortOf(const jvm::TypeDesc& t);
+
+}  // namespace pasda::symexec

@@ -1,0 +1,150 @@
+// The run driver: pre-check, product construction, iterations, run classification.
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "iteration.hpp"
+#include "pasda/analysis/analysis.hpp"
+#include "pasda/jvm/errors.hpp"
+#include "pasda/product/product.hpp"
+
+namespace pasda::analysis {
+
+namespace fs = std::filesystem;
+using symexec::Clock;
+
+namespace {
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string nowIso() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::tm tmv{};
+  gmtime_r(&t, &tmv);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  return buf;
+}
+
+}  // namespace
+
+Prepared prepare(const Version& oldV, const Version& newV, const std::string& method) {
+  Prepared p;
+  auto colon = method.find(':');
+  p.name = method.substr(0, colon);
+  p.descriptor = method.substr(colon + 1);
+  p.old_cls = oldV.cls;
+  p.new_cls = newV.cls;
+  p.old_name = product::versionName(oldV.cls.name(), 1);
+  p.new_name = product::versionName(newV.cls.name(), 2);
+  product::prepareVersion(p.old_cls, p.old_name, p.name, p.descriptor);
+  product::prepareVersion(p.new_cls, p.new_name, p.name, p.descriptor);
+  std::string base = oldV.cls.name();
+  p.product_name = base + "$Product";
+  product::ProductSpec spec{p.old_name, p.new_name, p.name, p.descriptor, p.product_name};
+  p.product = product::buildProduct(spec);
+  p.old_classpath = oldV.classpath;
+  p.new_classpath = newV.classpath;
+  return p;
+}
+
+std::string emitProduct(const Version& oldV, const Version& newV, const std::string& method, const std::string& dir) {
+  Prepared p = prepare(oldV, newV, method);
+  auto write = [&](const jvm::ClassFile& cf) {
+    fs::path file = fs::path(dir) / (cf.name() + ".class");
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    std::vector<std::uint8_t> bytes = jvm::writeClass(cf);
+    std::ofstream out(file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw InputError(file.string(), "cannot write");
+  };
+  write(p.product.product);
+  write(p.product.exception);
+  write(p.old_cls);
+  write(p.new_cls);
+  return jvm::toDottedName(p.product_name);
+}
+
+RunResult analyze(const Version& oldV, const Version& newV, const Options& o) {
+  const auto t0 = Clock::now();
+  const auto deadline = o.timeout_s > 0 ? t0 + std::chrono::microseconds(static_cast<long long>(o.timeout_s * 1e6))
+                                        : Clock::time_point::max();
+  RunResult run;
+  run.started_at = nowIso();
+  RunSettings& st = run.settings;
+  st.tool = o.mode;
+  st.old_path = oldV.path;
+  st.new_path = newV.path;
+  st.class_old = jvm::toDottedName(oldV.cls.name());
+  st.class_new = jvm::toDottedName(newV.cls.name());
+  st.timeout_s = o.timeout_s;
+  st.depth_limit = o.depth_limit;
+  st.arith = terms::arithName(o.arith);
+  st.solver_timeout_ms = o.solver_timeout_ms ? o.solver_timeout_ms : solver::SolverOptions{}.timeout_ms;
+  st.heap_bound = o.heap_bound;
+  st.benchmark = o.benchmark;
+  st.expected = o.expected;
+
+  std::string method = selectMethod(oldV, newV, o.method);
+  st.method = method;
+  auto colon = method.find(':');
+  std::string name = method.substr(0, colon), desc = method.substr(colon + 1);
+
+  // The paper's lightweight pre-check: different parameter or return types are NEQ.
+  const jvm::Method* mo = oldV.cls.findMethod(name, desc);
+  const jvm::Method* mn = newV.cls.findMethod(name, desc);
+  if (!mn) {
+    for (const jvm::Method& m : newV.cls.methods)
+      if (m.name == name) mn = &m;
+    if (!mn) throw InputError(newV.path, "class " + st.class_new + " has no method " + name);
+    run.precheck = "signatures differ: " + name + desc + " (old) vs " + name + mn->descriptor + " (new)";
+  } else if (mo && mo->isStatic() != mn->isStatic()) {
+    run.precheck = std::string("one version of ") + name + " is static, the other is not";
+  }
+  if (!run.precheck.empty()) {
+    run.result = Verdict::NEQ;
+    run.runtime_s = since(t0);
+    run.steps.initialization = run.runtime_s;
+    return run;
+  }
+  run.steps.initialization = since(t0);
+
+  IterationEnv env;
+  env.options = &o;
+  env.deadline = deadline;
+  env.run_start = t0;
+  try {
+    auto ti = Clock::now();
+    env.prepared = prepare(oldV, newV, method);
+    run.steps.instrumentation += since(ti);
+  } catch (const std::exception& e) {
+    run.result = Verdict::ERROR;
+    run.errors = std::string("building the product class failed: ") + e.what();
+    run.runtime_s = since(t0);
+    return run;
+  }
+
+  runTool(env, run);
+
+  auto tf = Clock::now();
+  std::vector<classify::IterationOutcome> outcomes;
+  for (const IterationResult& it : run.iterations) outcomes.push_back({it.result, it.timed_out});
+  if (outcomes.empty()) {
+    run.result = Verdict::ERROR;
+  } else {
+    run.reported_iteration = classify::reportedIteration(outcomes);
+    const IterationResult& rep = run.iterations[run.reported_iteration];
+    run.result = rep.result;
+    run.depth_limited = rep.depth_limited;
+    run.has_uif = rep.has_uif;
+    run.timed_out = run.iterations.back().timed_out;
+    if (!run.iterations.back().error.empty()) run.errors = run.iterations.back().error;
+  }
+  run.runtime_s = since(t0);
+  run.steps.finalization += since(tf);
+  return run;
+}
+
+}  // namespace pasda::analysis

@@ -1,0 +1,197 @@
+// Classification of one finished path of the product program: the PC, Neq and Eq queries,
+// Tables 1 and 2, the witness of a (possibly) non-equivalent partition.
+#include "partition.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pasda::analysis {
+
+using solver::Status;
+using terms::Sort;
+using terms::Term;
+
+namespace {
+
+std::string joinPc(terms::TermManager& tm, const std::vector<Term>& pc) {
+  if (pc.empty()) return "true";
+  std::string out;
+  for (std::size_t i = 0; i < pc.size(); ++i) {
+    if (i) out += " && ";
+    out += tm.toString(pc[i]);
+  }
+  return out;
+}
+
+Effect renderEffect(terms::TermManager& tm, const symexec::ExecEffect& e) {
+  Effect out;
+  switch (e.kind) {
+    case symexec::ExecEffect::Kind::Return:
+      out.kind = Effect::Kind::Return;
+      out.value = e.value ? tm.toString(e.value) : "";
+      break;
+    case symexec::ExecEffect::Kind::Void: out.kind = Effect::Kind::Void; break;
+    case symexec::ExecEffect::Kind::Throw:
+      out.kind = Effect::Kind::Throw;
+      out.exception = jvm::toDottedName(e.exception);
+      break;
+    case symexec::ExecEffect::Kind::None: out.kind = Effect::Kind::None; break;
+  }
+  for (const auto& [path, value] : e.state) out.state.emplace_back(path, tm.toString(value));
+  return out;
+}
+
+}  // namespace
+
+std::string javaLiteral(terms::TermManager& tm, const jvm::TypeDesc& type, Term value) {
+  if (!value) return "?";
+  switch (type.kind) {
+    case 'Z': {
+      auto v = tm.asInteger(value);
+      return v ? (*v ? "true" : "false") : tm.toString(value);
+    }
+    case 'C': {
+      auto v = tm.asInteger(value);
+      if (!v) return tm.toString(value);
+      if (*v >= 32 && *v < 127 && *v != '\'' && *v != '\\') return std::string("'") + static_cast<char>(*v) + "'";
+      return "(char) " + std::to_string(*v);
+    }
+    case 'B': return "(byte) " + tm.toString(value);
+    case 'S': return "(short) " + tm.toString(value);
+    default: return tm.toString(value);
+  }
+}
+
+PartitionClassifier::PartitionClassifier(terms::TermManager& tm, const symexec::MethodInputs& inputs,
+                                         std::string methodName, Limits limits)
+    : tm_(tm), inputs_(inputs), method_(std::move(methodName)), limits_(limits) {}
+
+Status PartitionClassifier::ask(solver::Solver& s, std::vector<Term> assumptions, std::string& reason) {
+  unsigned budget = limits_.solver_timeout_ms;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(limits_.deadline - symexec::Clock::now()).count();
+  if (left <= 0) {
+    reason = "timeout";
+    return Status::Unknown;
+  }
+  if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
+  s.setTimeoutMs(budget);
+  solver::CheckResult r = s.check(assumptions);
+  if (r.status == Status::Unknown && reason.empty()) reason = r.reason;
+  return r.status;
+}
+
+bool PartitionClassifier::overApprox(Term t) const { return tm_.containsUif(t) || tm_.containsLibrary(t); }
+
+PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, solver::Solver& s, int index,
+                                              double clock_s, Term* sameOut) {
+  PartitionResult r;
+  r.index = index;
+  r.path_condition = joinPc(tm_, p.pc);
+  r.constraint_count = p.pc.size();
+  r.old_effect = renderEffect(tm_, p.old_effect);
+  r.new_effect = renderEffect(tm_, p.new_effect);
+  r.lines_old.assign(p.lines[symexec::kOld].begin(), p.lines[symexec::kOld].end());
+  r.lines_new.assign(p.lines[symexec::kNew].begin(), p.lines[symexec::kNew].end());
+  r.depth_limited = p.depth_limited;
+  r.time_s = clock_s;
+  for (Term c : p.pc) r.uif_pc = r.uif_pc || overApprox(c);
+
+  classify::PartitionFacts facts;
+  facts.uif_pc = r.uif_pc;
+  facts.depth_limited = p.depth_limited;
+  std::string reason;
+
+  if (p.depth_limited || !p.product_compare) {
+    // Cut paths (and paths that never reached the comparison): reachability only.
+    facts.pc = ask(s, {}, reason);
+    r.pc_status = facts.pc;
+  } else if (p.error_mismatch) {
+    facts.pc = ask(s, {}, reason);
+    r.pc_status = facts.pc;
+    facts.neq = Status::Sat;  // synthetic, as in the reference: exception types differ
+    facts.eq = Status::Unsat;
+    facts.uif_out = r.uif_pc;
+    r.neq_status = facts.neq;
+    r.eq_status = facts.eq;
+    if (facts.pc == Status::Sat) witness(s, r);
+  } else {
+    // Outputs: both threw the same exception type -> equal; otherwise compare the values.
+    Term v1 = p.old_effect.kind == symexec::ExecEffect::Kind::Return ? p.old_effect.value : Term{};
+    Term v2 = p.new_effect.kind == symexec::ExecEffect::Kind::Return ? p.new_effect.value : Term{};
+    Term same = (v1 && v2) ? tm_.same(v1, v2) : tm_.boolLit(true);
+    // Extra observed state (issue 7) must agree field by field.
+    if (p.old_effect.state.size() == p.new_effect.state.size()) {
+      for (std::size_t i = 0; i < p.old_effect.state.size(); ++i)
+        same = tm_.land(same, tm_.same(p.old_effect.state[i].second, p.new_effect.state[i].second));
+    } else {
+      same = tm_.boolLit(false);
+    }
+    if (sameOut) *sameOut = same;
+    r.uif_old = v1 && overApprox(v1);
+    r.uif_new = v2 && overApprox(v2);
+    for (const auto& st : p.old_effect.state) r.uif_old = r.uif_old || overApprox(st.second);
+    for (const auto& st : p.new_effect.state) r.uif_new = r.uif_new || overApprox(st.second);
+    facts.uif_out = r.uif_old || r.uif_new;
+    Term differ = tm_.lnot(same);
+    facts.neq = ask(s, {differ}, reason);
+    if (facts.neq == Status::Sat) {
+      witness(s, r);
+      if (v1) r.neq_old = evalText(s, v1);
+      if (v2) r.neq_new = evalText(s, v2);
+    }
+    facts.eq = ask(s, {same}, reason);
+    if (facts.neq == Status::Sat || facts.eq == Status::Sat) {
+      facts.pc = Status::Sat;
+    } else {
+      facts.pc = ask(s, {}, reason);
+    }
+    r.pc_status = facts.pc;
+    r.neq_status = facts.neq;
+    r.eq_status = facts.eq;
+  }
+  r.reason_unknown = reason;
+  r.reachability = classify::reachability(facts.uif_pc, facts.pc);
+  r.output_class = (r.neq_status || r.eq_status)
+                       ? classify::outputClass(facts.uif_pc || facts.uif_out, r.neq_status, r.eq_status)
+                       : Verdict::UNKNOWN;
+  r.result = classify::partitionVerdict(facts);
+  if (r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) {
+    r.witness.clear();
+    r.witness_call.clear();
+  }
+  if (!r.witness.empty()) r.decided_by = "solver";
+  return r;
+}
+
+void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r) {
+  solver::Model m = s.model(inputs_.terms);
+  std::string call = method_ + "(";
+  for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
+    WitnessValue w;
+    w.name = inputs_.names[i];
+    w.type = inputs_.types[i].javaName();
+    std::optional<Term> v = m.lookup(inputs_.terms[i]);
+    for (const auto& mv : m.values)
+      if (mv.var == inputs_.terms[i]) w.exact = mv.exact;
+    w.literal = v ? javaLiteral(tm_, inputs_.types[i], *v) : "?";
+    call += (i ? ", " : "") + w.literal;
+    r.witness.push_back(std::move(w));
+  }
+  r.witness_call = call + ")";
+  last_model_.clear();
+  for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
+    std::optional<Term> v = m.lookup(inputs_.terms[i]);
+    last_model_.push_back(v ? *v : Term{});
+  }
+}
+
+std::string PartitionClassifier::evalText(solver::Solver& s, Term t) {
+  std::string exact;
+  std::optional<Term> v = s.eval(t, &exact);
+  if (!v) return "?";
+  std::string text = tm_.toString(*v);
+  if (!exact.empty() && exact != text) text += " (" + exact + ")";
+  return text;
+}
+
+}  // namespace pasda::analysis

@@ -1,0 +1,260 @@
+#include "pasda/product/product.hpp"
+
+#include <stdexcept>
+
+#include "assembler.hpp"
+
+namespace pasda::product {
+
+using jvm::Opcode;
+
+namespace {
+
+jvm::Method makeMethod(jvm::ClassFile& cf, std::uint16_t access, const std::string& name, const std::string& desc,
+                       std::vector<std::uint8_t> code, std::uint16_t maxStack, std::uint16_t maxLocals,
+                       std::vector<jvm::ExceptionHandler> handlers = {}) {
+  jvm::Method m;
+  m.access_flags = access;
+  m.name = name;
+  m.descriptor = desc;
+  m.name_index = cf.pool.addUtf8(name);
+  m.descriptor_index = cf.pool.addUtf8(desc);
+  jvm::Code c;
+  c.max_stack = maxStack;
+  c.max_locals = maxLocals;
+  c.bytes = std::move(code);
+  c.handlers = std::move(handlers);
+  m.code = std::move(c);
+  jvm::Attribute codeAttr;
+  codeAttr.name_index = cf.pool.addUtf8("Code");
+  m.attributes.push_back(codeAttr);  // its body is written from m.code
+  return m;
+}
+
+jvm::ClassFile emptyClass(const std::string& name, const std::string& super) {
+  jvm::ClassFile cf;
+  cf.major_version = 49;
+  cf.minor_version = 0;
+  cf.access_flags = jvm::acc::Public | jvm::acc::Super;
+  cf.this_class = cf.pool.addClass(name);
+  cf.super_class = cf.pool.addClass(super);
+  return cf;
+}
+
+std::string parseMethodFor(char kind, std::string& owner, std::string& desc) {
+  switch (kind) {
+    case 'Z': owner = "java/lang/Boolean"; desc = "(Ljava/lang/String;)Z"; return "parseBoolean";
+    case 'B': owner = "java/lang/Byte"; desc = "(Ljava/lang/String;)B"; return "parseByte";
+    case 'S': owner = "java/lang/Short"; desc = "(Ljava/lang/String;)S"; return "parseShort";
+    case 'J': owner = "java/lang/Long"; desc = "(Ljava/lang/String;)J"; return "parseLong";
+    case 'F': owner = "java/lang/Float"; desc = "(Ljava/lang/String;)F"; return "parseFloat";
+    case 'D': owner = "java/lang/Double"; desc = "(Ljava/lang/String;)D"; return "parseDouble";
+    default: owner = "java/lang/Integer"; desc = "(Ljava/lang/String;)I"; return "parseInt";
+  }
+}
+
+std::string printlnDesc(char kind) {
+  switch (kind) {
+    case 'Z': return "(Z)V";
+    case 'C': return "(C)V";
+    case 'J': return "(J)V";
+    case 'F': return "(F)V";
+    case 'D': return "(D)V";
+    case 'L': case '[': return "(Ljava/lang/Object;)V";
+    default: return "(I)V";
+  }
+}
+
+}  // namespace
+
+std::string versionName(const std::string& internalName, int side) {
+  return internalName + (side == 1 ? "$V1" : "$V2");
+}
+
+void prepareVersion(jvm::ClassFile& cf, const std::string& newName, const std::string& method,
+                    const std::string& descriptor) {
+  std::string old = cf.name();
+  if (old != newName) jvm::renameClass(cf, old, newName);
+  cf.access_flags = static_cast<std::uint16_t>((cf.access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
+  if (jvm::Method* m = cf.findMethod(method, descriptor)) {
+    m->access_flags = static_cast<std::uint16_t>((m->access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
+  }
+}
+
+ProductClasses buildProduct(const ProductSpec& spec) {
+  jvm::MethodDesc md = jvm::parseMethodDescriptor(spec.descriptor);
+  const char rk = md.ret.kind;
+  const std::string excName = spec.product_class + "$DifferentOutputsException";
+  ProductClasses out;
+
+  // DifferentOutputsException extends RuntimeException.
+  out.exception = emptyClass(excName, "java/lang/RuntimeException");
+  {
+    Assembler a(out.exception.pool);
+    a.op(Opcode::aload_0);
+    a.invoke(Opcode::invokespecial, "java/lang/RuntimeException", "<init>", "()V");
+    a.op(Opcode::return_);
+    out.exception.methods.push_back(makeMethod(out.exception, jvm::acc::Public, "<init>", "()V", a.finish(), 1, 1));
+  }
+
+  jvm::ClassFile& cf = out.product = emptyClass(spec.product_class, "java/lang/Object");
+  const std::string retDesc = md.ret.text;
+  const std::string resultsDesc = rk == 'V' ? "()Z" : "(" + retDesc + retDesc + ")Z";
+
+  // static R run(P...): the product template.
+  {
+    Assembler a(cf.pool);
+    int slot = 0;
+    for (const auto& p : md.params) slot += p.slots();
+    const int rs = rk == 'V' ? 0 : md.ret.slots();
+    const int r1 = slot, e1 = r1 + rs, r2 = e1 + 1, e2 = r2 + rs, maxLocals = e2 + 1;
+    auto callVersion = [&](const std::string& cls, int r, int e, std::vector<jvm::ExceptionHandler>& hs) {
+      if (rk != 'V') {
+        a.pushDefault(rk);
+        a.store(rk, r);
+      }
+      a.op(Opcode::aconst_null);
+      a.store('L', e);
+      std::uint16_t start = a.here();
+      int s = 0;
+      for (const auto& p : md.params) {
+        a.load(p.kind, s);
+        s += p.slots();
+      }
+      a.invoke(Opcode::invokestatic, cls, spec.method, spec.descriptor);
+      if (rk != 'V') a.store(rk, r);
+      std::uint16_t end = a.here();
+      int after = a.newLabel();
+      a.jump(Opcode::goto_, after);
+      std::uint16_t handler = a.here();
+      a.store('L', e);
+      a.bind(after);
+      hs.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
+    };
+    std::vector<jvm::ExceptionHandler> handlers;
+    callVersion(spec.old_class, r1, e1, handlers);
+    callVersion(spec.new_class, r2, e2, handlers);
+    auto failUnless = [&]() {
+      int ok = a.newLabel();
+      a.jump(Opcode::ifne, ok);
+      a.newObject(excName);
+      a.op(Opcode::dup);
+      a.invoke(Opcode::invokespecial, excName, "<init>", "()V");
+      a.op(Opcode::athrow);
+      a.bind(ok);
+    };
+    a.load('L', e1);
+    a.load('L', e2);
+    a.invoke(Opcode::invokestatic, spec.product_class, "sameErrors", "(Ljava/lang/Throwable;Ljava/lang/Throwable;)Z");
+    failUnless();
+    if (rk != 'V') {
+      a.load(rk, r1);
+      a.load(rk, r2);
+    }
+    a.invoke(Opcode::invokestatic, spec.product_class, "sameResults", resultsDesc);
+    failUnless();
+    if (rk != 'V') a.load(rk, r2);
+    a.ret(rk);
+    std::uint16_t maxStack = static_cast<std::uint16_t>(std::max(slot, 4) + 4);
+    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "run", spec.descriptor, a.finish(),
+                                    maxStack, static_cast<std::uint16_t>(maxLocals), handlers));
+  }
+
+  // static boolean sameErrors(Throwable a, Throwable b): both null, or the same class.
+  {
+    Assembler a(cf.pool);
+    int notNull = a.newLabel(), no = a.newLabel();
+    a.op(Opcode::aload_0);
+    a.jump(Opcode::ifnonnull, notNull);
+    a.op(Opcode::aload_1);
+    a.jump(Opcode::ifnonnull, no);
+    a.op(Opcode::iconst_1);
+    a.op(Opcode::ireturn);
+    a.bind(notNull);
+    a.op(Opcode::aload_1);
+    a.jump(Opcode::ifnull, no);
+    a.op(Opcode::aload_0);
+    a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+    a.op(Opcode::aload_1);
+    a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+    a.jump(Opcode::if_acmpne, no);
+    a.op(Opcode::iconst_1);
+    a.op(Opcode::ireturn);
+    a.bind(no);
+    a.op(Opcode::iconst_0);
+    a.op(Opcode::ireturn);
+    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameErrors",
+                                    "(Ljava/lang/Throwable;Ljava/lang/Throwable;)Z", a.finish(), 2, 2));
+  }
+
+  // static boolean sameResults(R a, R b): Java equality (Double.equals semantics for floating).
+  {
+    Assembler a(cf.pool);
+    int no = a.newLabel();
+    int s2 = rk == 'V' ? 0 : md.ret.slots();
+    if (rk != 'V') {
+      a.load(rk, 0);
+      a.load(rk, s2);
+      switch (rk) {
+        case 'D': a.invoke(Opcode::invokestatic, "java/lang/Double", "compare", "(DD)I"); a.jump(Opcode::ifne, no); break;
+        case 'F': a.invoke(Opcode::invokestatic, "java/lang/Float", "compare", "(FF)I"); a.jump(Opcode::ifne, no); break;
+        case 'J': a.op(Opcode::lcmp); a.jump(Opcode::ifne, no); break;
+        case 'L': case '[':
+          a.invoke(Opcode::invokestatic, "java/util/Objects", "equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z");
+          a.jump(Opcode::ifeq, no);
+          break;
+        default: a.jump(Opcode::if_icmpne, no); break;
+      }
+    }
+    a.op(Opcode::iconst_1);
+    a.op(Opcode::ireturn);
+    a.bind(no);
+    a.op(Opcode::iconst_0);
+    a.op(Opcode::ireturn);
+    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameResults", resultsDesc,
+                                    a.finish(), 4, static_cast<std::uint16_t>(2 * s2 + 1)));
+  }
+
+  // public static void main(String[] args): run(parse(args[0]), ...) and print the result.
+  {
+    Assembler a(cf.pool);
+    int i = 0;
+    for (const auto& p : md.params) {
+      if (p.kind == 'L' || p.kind == '[') {
+        a.op(Opcode::aconst_null);
+      } else {
+        a.op(Opcode::aload_0);
+        a.iconst(i);
+        a.op(Opcode::aaload);
+        if (p.kind == 'C') {
+          a.iconst(0);
+          a.invoke(Opcode::invokevirtual, "java/lang/String", "charAt", "(I)C");
+        } else {
+          std::string owner, desc;
+          std::string name = parseMethodFor(p.kind, owner, desc);
+          a.invoke(Opcode::invokestatic, owner, name, desc);
+        }
+      }
+      ++i;
+    }
+    a.invoke(Opcode::invokestatic, spec.product_class, "run", spec.descriptor);
+    if (rk == 'V') {
+      a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+      a.ldcString("void");
+      a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+    } else {
+      a.store(rk, 1);
+      a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+      a.load(rk, 1);
+      a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", printlnDesc(rk));
+    }
+    a.op(Opcode::return_);
+    int slots = 0;
+    for (const auto& p : md.params) slots += p.slots();
+    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V",
+                                    a.finish(), static_cast<std::uint16_t>(slots + 4), 3));
+  }
+  return out;
+}
+
+}  // namespace pasda::product

@@ -1,0 +1,110 @@
+// Internal to symexec: the execution state and the engine shared by executor.cpp,
+// interpret.cpp and library.cpp.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pasda/symexec/executor.hpp"
+
+namespace pasda::symexec {
+
+using terms::Sort;
+using terms::Term;
+
+struct Frame {
+  const MethodInfo* m = nullptr;
+  std::int32_t ip = 0;  // instruction index
+  std::vector<Term> locals;
+  std::vector<Term> stack;
+  Side side = kProduct;
+  bool recursive = false;  // the same method is active below this frame
+};
+
+struct Object {
+  std::string cls;  // internal class name, or an array descriptor ("[I", "[Ljava/lang/String;")
+  bool is_array = false;
+  Sort elem_sort = Sort::Int;
+  char elem_kind = 'I';  // descriptor letter of the element ('Z','B','C','S','I','J','F','D','L','[')
+  std::vector<Term> elems;
+  std::map<std::string, Term> fields;  // instance fields by name
+  std::string text;  // String constants
+};
+
+struct State {
+  std::vector<Frame> frames;
+  std::vector<Object> heap{1};  // id 0 is null
+  std::map<std::string, Term> statics;  // "side#owner.name"
+  std::set<std::string> initialized;    // "side#owner"
+  std::vector<Term> pc;
+  std::set<int> lines[3];
+  int last_line_side = -1, last_line = -1;
+  int depth = 0;  // counted decisions so far
+  std::uint64_t steps = 0;
+  std::string exc[3];  // exception classes seen by the product comparison (old, new)
+  std::vector<std::string> warnings;
+  // Forking in the middle of an instruction: values popped so far by the current instruction
+  // (restored on the forked copy), the decisions it took so far, and decisions to replay when a
+  // forked copy re-executes the instruction.
+  std::vector<Term> popped;
+  std::vector<bool> decisions;
+  std::vector<bool> replay;  // consumed from the front
+  std::size_t replay_pos = 0;
+};
+
+enum class StepResult { Continue, Ended };
+
+struct Executor::Impl {
+  const Program& program;
+  terms::TermManager& tm;
+  solver::Solver& solver;
+  ExecOptions opt;
+  const PartitionSink* sink = nullptr;
+  std::vector<State> work;        // pending states (DFS)
+  std::vector<Term> asserted;     // one conjunct per solver push level
+  ExecStats stats;
+  bool stop = false;
+
+  Impl(const Program& p, terms::TermManager& t, solver::Solver& s, ExecOptions o)
+      : program(p), tm(t), solver(s), opt(std::move(o)) {}
+
+  // executor.cpp
+  void run(State initial);
+  void syncSolver(const std::vector<Term>& pc);
+  solver::CheckResult checkWith(const std::vector<Term>& pc, Term extra);
+  bool timeUp();
+  /// Decide a branch on a Bool term. Returns the direction this state takes; other feasible
+  /// directions are queued. nullopt: the path ended (cut by the depth limit, or infeasible).
+  std::optional<bool> branch(State& s, Term cond, bool counted);
+  void endPath(State& s, RawPartition&& p);
+  void cutPath(State& s, bool depth, bool steps);
+  /// Throw `ref` at the current instruction of the top frame; unwinds frames.
+  StepResult throwRef(State& s, Term ref);
+  StepResult throwNew(State& s, const std::string& cls);
+  Term allocate(State& s, Object obj);
+  Object& deref(State& s, Term ref);
+  bool counted(const State& s) const;
+  void note(State& s, const std::string& warning);
+
+  // interpret.cpp
+  StepResult step(State& s);
+  StepResult invoke(State& s, const jvm::Instruction& in);
+  StepResult returnFrom(State& s, std::optional<Term> value);
+  bool ensureInitialized(State& s, Side side, const std::string& cls);  // false: a <clinit> frame was pushed
+  Term defaultValue(const jvm::TypeDesc& t);
+
+  // library.cpp: models of library methods. Returns false if the call is not a library call
+  // this engine models specially (the caller then makes it a function application).
+  bool invokeLibrary(State& s, const jvm::MemberRef& ref, const std::vector<Term>& args,
+                     std::optional<Term>& result);
+  Term opaqueCall(State& s, const jvm::MemberRef& ref, const std::vector<Term>& args);
+};
+
+Sort sortOfDescriptor(char kind);
+Side sideOf(const Frame& f);
+
+}  // namespace pasda::symexec

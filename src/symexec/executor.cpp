@@ -1,0 +1,316 @@
+// Exploration: the DFS work list, branching with incremental feasibility checks, the depth
+// budget, the deadline, exceptions and partition emission.
+#include <condition_variable>
+#include <mutex>
+
+#include "engine.hpp"
+
+namespace pasda::symexec {
+
+Sort sortOfDescriptor(char k) {
+  switch (k) {
+    case 'J': return Sort::Long;
+    case 'F': return Sort::Float;
+    case 'D': return Sort::Double;
+    case 'L':
+    case '[': return Sort::Ref;
+    default: return Sort::Int;
+  }
+}
+
+terms::Sort sortOf(const jvm::TypeDesc& t) { return sortOfDescriptor(t.kind); }
+
+Side sideOf(const Frame& f) { return f.side; }
+
+MethodInputs makeInputs(const MethodInfo& m, terms::TermManager& tm) {
+  MethodInputs in;
+  int slot = m.is_static ? 0 : 1;
+  std::size_t i = 0;
+  for (const jvm::TypeDesc& t : m.desc.params) {
+    std::string name;
+    if (m.method && m.method->code) {
+      for (const jvm::LocalVariable& lv : m.method->code->local_variables) {
+        if (lv.index == slot && lv.start_pc == 0) name = lv.name;
+      }
+    }
+    if (name.empty()) name = "p" + std::to_string(i);
+    Sort s = sortOf(t);
+    Term v = tm.var(name, s);
+    in.names.push_back(name);
+    in.types.push_back(t);
+    in.terms.push_back(v);
+    auto range = [&](std::int32_t lo, std::int32_t hi) {
+      in.constraints.push_back(tm.ge(v, tm.intLit(lo)));
+      in.constraints.push_back(tm.le(v, tm.intLit(hi)));
+    };
+    switch (t.kind) {
+      case 'Z': range(0, 1); break;
+      case 'B': range(-128, 127); break;
+      case 'S': range(-32768, 32767); break;
+      case 'C': range(0, 65535); break;
+      default: break;
+    }
+    slot += t.slots();
+    ++i;
+  }
+  return in;
+}
+
+Executor::Executor(const Program& program, terms::TermManager& tm, solver::Solver& solver, ExecOptions options)
+    : impl_(std::make_unique<Impl>(program, tm, solver, std::move(options))) {}
+
+Executor::~Executor() = default;
+
+ExecStats Executor::explore(const MethodInfo& entry, const std::vector<Term>& args,
+                            const std::vector<Term>& assumptions, const PartitionSink& sink) {
+  Impl& I = *impl_;
+  I.sink = &sink;
+  I.stats = ExecStats{};
+  I.stop = false;
+  I.work.clear();
+  auto started = Clock::now();
+  std::uint64_t checks0 = I.solver.checks();
+  double secs0 = I.solver.checkSeconds();
+
+  if (!entry.method || !entry.method->code) throw ExecError("method " + entry.key() + " has no code");
+  State s;
+  Frame f;
+  f.m = &entry;
+  f.side = entry.owner->side;
+  f.locals.assign(std::max<std::size_t>(entry.max_locals, args.size() * 2 + 1), Term{});
+  std::size_t slot = 0;
+  for (Term a : args) {
+    f.locals[slot] = a;
+    slot += (I.tm.sort(a) == Sort::Long || I.tm.sort(a) == Sort::Double) ? 2 : 1;
+  }
+  s.frames.push_back(std::move(f));
+  for (Term a : assumptions) {
+    Term c = a;
+    if (auto b = I.tm.asBool(c); b && *b) continue;
+    s.pc.push_back(c);
+  }
+
+  // Watchdog: interrupt the solver when the deadline passes while a check is running.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog;
+  if (I.opt.deadline != Clock::time_point::max()) {
+    watchdog = std::thread([&] {
+      std::unique_lock<std::mutex> lock(mu);
+      while (!done) {
+        if (cv.wait_until(lock, I.opt.deadline) == std::cv_status::timeout && !done) {
+          I.solver.interrupt();
+          // keep interrupting until exploration notices the deadline
+          cv.wait_for(lock, std::chrono::milliseconds(20));
+        }
+      }
+    });
+  }
+  try {
+    I.run(std::move(s));
+  } catch (...) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = true;
+    }
+    cv.notify_all();
+    if (watchdog.joinable()) watchdog.join();
+    I.syncSolver({});
+    throw;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+  }
+  cv.notify_all();
+  if (watchdog.joinable()) watchdog.join();
+  I.syncSolver({});
+  I.stats.solver_checks = I.solver.checks() - checks0;
+  I.stats.solver_seconds = I.solver.checkSeconds() - secs0;
+  I.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return I.stats;
+}
+
+bool Executor::Impl::timeUp() {
+  if (stop) return true;
+  if ((opt.cancel && opt.cancel->load()) || Clock::now() >= opt.deadline) {
+    stop = true;
+    stats.timed_out = true;
+  }
+  return stop;
+}
+
+void Executor::Impl::run(State initial) {
+  work.push_back(std::move(initial));
+  while (!work.empty()) {
+    if (timeUp()) return;
+    State s = std::move(work.back());
+    work.pop_back();
+    for (;;) {
+      if ((++stats.instructions & 255) == 0 && timeUp()) return;
+      if (++s.steps > opt.max_steps_per_path) {
+        cutPath(s, false, true);
+        break;
+      }
+      StepResult r = step(s);
+      s.replay.clear();
+      s.replay_pos = 0;
+      if (r == StepResult::Ended) break;
+    }
+  }
+}
+
+void Executor::Impl::syncSolver(const std::vector<Term>& pc) {
+  std::size_t common = 0;
+  while (common < asserted.size() && common < pc.size() && asserted[common] == pc[common]) ++common;
+  if (asserted.size() > common) {
+    solver.pop(static_cast<unsigned>(asserted.size() - common));
+    asserted.resize(common);
+  }
+  for (std::size_t i = common; i < pc.size(); ++i) {
+    solver.push();
+    solver.add(pc[i]);
+    asserted.push_back(pc[i]);
+  }
+}
+
+solver::CheckResult Executor::Impl::checkWith(const std::vector<Term>& pc, Term extra) {
+  syncSolver(pc);
+  auto now = Clock::now();
+  unsigned budget = opt.solver_timeout_ms;
+  if (opt.deadline != Clock::time_point::max()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opt.deadline - now).count();
+    if (left <= 0) return {solver::Status::Unknown, "timeout", 0};
+    if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
+  }
+  solver.setTimeoutMs(budget);
+  if (extra) return solver.check({extra});
+  return solver.check({});
+}
+
+bool Executor::Impl::counted(const State& s) const {
+  const Frame& f = s.frames.back();
+  return f.recursive || (f.ip >= 0 && static_cast<std::size_t>(f.ip) < f.m->in_loop.size() && f.m->in_loop[f.ip]);
+}
+
+std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) {
+  if (auto b = tm.asBool(cond)) return *b;
+  if (s.replay_pos < s.replay.size()) {  // a forked copy re-executing its instruction
+    bool d = s.replay[s.replay_pos++];
+    s.decisions.push_back(d);
+    return d;
+  }
+  if (isCounted) {
+    if (s.depth >= opt.depth_limit) {
+      cutPath(s, true, false);
+      return std::nullopt;
+    }
+    s.depth += 1;
+  }
+  Term neg = tm.lnot(cond);
+  solver::CheckResult rt = checkWith(s.pc, cond);
+  if (timeUp()) return std::nullopt;
+  solver::CheckResult rf = checkWith(s.pc, neg);
+  if (timeUp()) return std::nullopt;
+  bool canT = rt.status != solver::Status::Unsat;
+  bool canF = rf.status != solver::Status::Unsat;
+  if (canT && canF) {
+    ++stats.forks;
+    // Like the reference, the state continues with the bytecode condition false first. The
+    // true direction waits on the work list as a copy that re-executes the current
+    // instruction (its popped operands restored) and replays the decisions taken so far.
+    State other = s;
+    Frame& of = other.frames.back();
+    for (auto it = s.popped.rbegin(); it != s.popped.rend(); ++it) of.stack.push_back(*it);
+    other.pc.push_back(cond);
+    other.replay = s.decisions;
+    other.replay.push_back(true);
+    other.replay_pos = 0;
+    other.decisions.clear();
+    other.popped.clear();
+    work.push_back(std::move(other));
+    s.pc.push_back(neg);
+    s.decisions.push_back(false);
+    return false;
+  }
+  if (canT) {  // the negation is unsatisfiable: cond is implied
+    s.decisions.push_back(true);
+    return true;
+  }
+  if (canF) {
+    s.decisions.push_back(false);
+    return false;
+  }
+  return std::nullopt;  // the path itself is infeasible (should not happen)
+}
+
+void Executor::Impl::endPath(State& s, RawPartition&& p) {
+  p.pc = s.pc;
+  for (int i = 0; i < 3; ++i) p.lines[i] = s.lines[i];
+  p.warnings = s.warnings;
+  ++stats.partitions;
+  syncSolver(s.pc);
+  (*sink)(p, solver);
+}
+
+void Executor::Impl::cutPath(State& s, bool depth, bool steps) {
+  RawPartition p;
+  p.depth_limited = depth || steps;
+  p.step_limited = steps;
+  endPath(s, std::move(p));
+}
+
+void Executor::Impl::note(State& s, const std::string& w) {
+  if (stats.warnings.insert(w).second) s.warnings.push_back(w);
+}
+
+Term Executor::Impl::allocate(State& s, Object obj) {
+  s.heap.push_back(std::move(obj));
+  return tm.lit(Sort::Ref, s.heap.size() - 1);
+}
+
+Object& Executor::Impl::deref(State& s, Term ref) {
+  auto id = tm.node(ref).bits;
+  if (tm.op(ref) != terms::Op::Lit || id == 0 || id >= s.heap.size()) throw ExecError("invalid reference");
+  return s.heap[id];
+}
+
+StepResult Executor::Impl::throwNew(State& s, const std::string& cls) {
+  Object o;
+  o.cls = cls;
+  return throwRef(s, allocate(s, std::move(o)));
+}
+
+StepResult Executor::Impl::throwRef(State& s, Term ref) {
+  std::string cls = deref(s, ref).cls;
+  while (!s.frames.empty()) {
+    Frame& f = s.frames.back();
+    std::uint32_t pc = f.m->insns[static_cast<std::size_t>(f.ip)].pc;
+    const jvm::Code& code = *f.m->method->code;
+    for (const jvm::ExceptionHandler& h : code.handlers) {
+      if (pc < h.start_pc || pc >= h.end_pc) continue;
+      if (h.catch_type != 0) {
+        std::string catchCls = f.m->owner->cf.pool.className(h.catch_type);
+        if (!program.isSubclass(f.side, cls, catchCls)) continue;
+      }
+      f.stack.clear();
+      f.stack.push_back(ref);
+      std::int32_t idx = f.m->index_of_pc.at(h.handler_pc);
+      if (idx < 0) throw ExecError("exception handler at a non-instruction pc in " + f.m->key());
+      f.ip = idx;
+      return StepResult::Continue;
+    }
+    if (s.frames.size() == 1) {
+      RawPartition p;
+      p.entry.kind = ExecEffect::Kind::Throw;
+      p.entry.exception = cls;
+      endPath(s, std::move(p));
+      return StepResult::Ended;
+    }
+    s.frames.pop_back();
+  }
+  return StepResult::Ended;
+}
+
+}  // namespace pasda::symexec

@@ -81,10 +81,15 @@ class Parser {
     readPool(cf.pool);
     pool_ = &cf.pool;
     cf.access_flags = in_.u2("access_flags");
-    cf.this_class = classRef(in_.u2("this_class"), in_.offset() - 2, false);
-    cf.super_class = classRef(in_.u2("super_class"), in_.offset() - 2, true);
+    std::size_t at = in_.offset();
+    cf.this_class = classRef(in_.u2("this_class"), at, false);
+    at = in_.offset();
+    cf.super_class = classRef(in_.u2("super_class"), at, true);
     std::uint16_t ni = in_.u2("interfaces_count");
-    for (std::uint16_t i = 0; i < ni; ++i) cf.interfaces.push_back(classRef(in_.u2("interface"), in_.offset() - 2, false));
+    for (std::uint16_t i = 0; i < ni; ++i) {
+      at = in_.offset();
+      cf.interfaces.push_back(classRef(in_.u2("interface"), at, false));
+    }
     std::uint16_t nf = in_.u2("fields_count");
     for (std::uint16_t i = 0; i < nf; ++i) cf.fields.push_back(readMember(false));
     std::uint16_t nm = in_.u2("methods_count");

@@ -5,12 +5,19 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pasda/terms/term.hpp"
 
 namespace pasda::solver {
+
+/// Misuse of the solver (model() without a preceding Sat check, pop() below level 0, ...).
+class SolverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 enum class Status : std::int8_t { Unsat = -1, Unknown = 0, Sat = 1 };  // values as in the reference schema
 const char* statusName(Status s);  // "SAT", "UNSAT", "UNKNOWN"

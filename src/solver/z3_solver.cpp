@@ -1,0 +1,328 @@
+// The Z3 backend of the Solver interface: one long-lived context and one incremental solver
+// per object, a translation cache that survives across checks, range axioms for integer
+// inputs under Math that survive pop(), per-check timeouts and a cross-thread interrupt.
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "pasda/solver/solver.hpp"
+#include "z3_translate.hpp"
+
+namespace pasda::solver {
+
+const char* statusName(Status s) {
+  switch (s) {
+    case Status::Sat: return "SAT";
+    case Status::Unsat: return "UNSAT";
+    case Status::Unknown: return "UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+std::optional<terms::Term> Model::lookup(terms::Term var) const {
+  for (const auto& v : values)
+    if (v.var == var && v.value) return v.value;
+  return std::nullopt;
+}
+
+namespace {
+
+using terms::Sort;
+using terms::Term;
+using Clock = std::chrono::steady_clock;
+
+class Z3Solver final : public Solver {
+ public:
+  Z3Solver(terms::TermManager& tm, const SolverOptions& opt)
+      : tm_(tm), opt_(opt), solver_(ctx_, z3::solver::simple()), tr_(ctx_, tm, opt.bound_integer_inputs) {
+    z3::params p(ctx_);
+    p.set("random_seed", opt.random_seed);
+    solver_.set(p);
+    applyTimeout();
+  }
+
+  void push() override {
+    flushAxioms();
+    solver_.push();
+    ++level_;
+  }
+
+  void pop(unsigned n) override {
+    if (n > level_) throw SolverError("pop(" + std::to_string(n) + ") below level 0");
+    if (n == 0) return;
+    solver_.pop(n);
+    level_ -= n;
+    // Range axioms asserted inside the popped scopes are gone: assert them again later.
+    for (auto& ax : axioms_)
+      if (ax.asserted && ax.level > level_) ax.asserted = false;
+    model_.reset();
+  }
+
+  unsigned levels() const override { return level_; }
+
+  void add(Term t) override {
+    requireBool(t);
+    z3::expr e = translate(t);
+    flushAxioms();
+    solver_.add(e);
+    model_.reset();
+  }
+
+  CheckResult check(const std::vector<Term>& assumptions) override {
+    CheckResult res;
+    model_.reset();
+    std::vector<z3::expr> assume;
+    try {
+      for (Term a : assumptions) {
+        requireBool(a);
+        assume.push_back(translate(a));
+      }
+      flushAxioms();
+    } catch (const z3::exception& e) {
+      throw SolverError(std::string("Z3 rejected a term: ") + e.msg());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (pendingInterrupt_) {  // an interrupt with no check in flight applies to this check
+        pendingInterrupt_ = false;
+        res.reason = "interrupted";
+        return res;
+      }
+      running_ = true;
+      interruptedDuring_ = false;
+    }
+    auto start = Clock::now();
+    z3::check_result r = z3::unknown;
+    std::string error;
+    bool pushed = false;
+    try {
+      // Assumptions are asserted in a temporary scope (Z3's assumption literals must be atoms).
+      if (!assume.empty()) {
+        solver_.push();
+        pushed = true;
+        for (auto& e : assume) solver_.add(e);
+      }
+      r = solver_.check();
+      if (r == z3::sat) model_.emplace(solver_.get_model());
+    } catch (const z3::exception& e) {
+      error = e.msg();
+    }
+    std::string reason;
+    if (r == z3::unknown && error.empty()) {
+      try {
+        reason = solver_.reason_unknown();
+      } catch (const z3::exception&) {
+        reason = "unknown";
+      }
+    }
+    if (pushed) solver_.pop(1);
+    bool interrupted;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      running_ = false;
+      interrupted = interruptedDuring_;
+      interruptedDuring_ = false;
+    }
+    cv_.notify_all();
+    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    ++checks_;
+    seconds_ += res.seconds;
+    if (r == z3::sat) {
+      res.status = Status::Sat;
+    } else if (r == z3::unsat) {
+      res.status = Status::Unsat;
+    } else {
+      res.status = Status::Unknown;
+      // In incremental mode Z3 may report a timeout as "(incomplete ...)": judge by the clock.
+      if (interrupted) res.reason = "interrupted";
+      else if (timeoutMs_ && res.seconds * 1000.0 >= 0.95 * timeoutMs_) res.reason = "timeout";
+      else if (!error.empty()) res.reason = "error: " + error;
+      else res.reason = reason.empty() ? "unknown" : reason;
+    }
+    return res;
+  }
+
+  Model model(const std::vector<Term>& vars) override {
+    if (!model_) throw SolverError("model() needs a preceding Sat check");
+    Model m;
+    for (Term v : vars) {
+      if (tm_.op(v) != terms::Op::Var) throw SolverError("model(): not a variable: " + tm_.toString(v));
+      ModelValue mv;
+      mv.var = v;
+      Sort s = tm_.sort(v);
+      z3::expr handle = tr_.valueHandle(v);
+      z3::expr val = model_->eval(handle, true);
+      if (tm_.arith() == terms::Arith::Java && terms::isFloating(s)) {
+        std::uint64_t bits = 0;
+        if (val.is_numeral_u64(bits)) mv.value = tm_.lit(s, bits);
+        else mv.exact = val.to_string();
+      } else if (auto lit = toLiteral(val, s, &mv.exact)) {
+        mv.value = *lit;
+      }
+      m.values.push_back(std::move(mv));
+    }
+    std::stable_sort(m.values.begin(), m.values.end(), [&](const ModelValue& a, const ModelValue& b) {
+      return tm_.node(a.var).name < tm_.node(b.var).name;
+    });
+    return m;
+  }
+
+  std::optional<Term> eval(Term t, std::string* exact) override {
+    if (!model_) throw SolverError("eval() needs a preceding Sat check");
+    z3::expr val = model_->eval(translate(t), true);
+    std::string text;
+    auto lit = toLiteral(val, tm_.sort(t), &text);
+    if (exact) *exact = text;
+    return lit;
+  }
+
+  void setTimeoutMs(unsigned ms) override {
+    opt_.timeout_ms = ms;
+    applyTimeout();
+  }
+
+  void interrupt() override {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!running_) {
+      pendingInterrupt_ = true;  // sticky: the next check returns Unknown("interrupted")
+      return;
+    }
+    interruptedDuring_ = true;
+    // Z3 drops an interrupt that arrives before the check has really started, so repeat it
+    // until the check returns (bounded; the per-check timeout stays the backstop).
+    auto deadline = Clock::now() + std::chrono::seconds(2);
+    while (running_ && Clock::now() < deadline) {
+      ctx_.interrupt();
+      cv_.wait_for(lock, std::chrono::milliseconds(5));
+    }
+  }
+
+  std::uint64_t checks() const override { return checks_; }
+  double checkSeconds() const override { return seconds_; }
+
+ private:
+  struct Axiom {
+    z3::expr e;
+    unsigned level;
+    bool asserted;
+  };
+
+  void requireBool(Term t) {
+    if (tm_.sort(t) != Sort::Bool) throw SolverError("not a boolean term: " + tm_.toString(t));
+  }
+
+  z3::expr translate(Term t) {
+    z3::expr e = tr_(t);
+    for (auto& ax : tr_.takeNewAxioms()) axioms_.push_back(Axiom{ax, 0, false});
+    return e;
+  }
+
+  void flushAxioms() {
+    for (auto& ax : axioms_) {
+      if (ax.asserted) continue;
+      solver_.add(ax.e);
+      ax.asserted = true;
+      ax.level = level_;
+    }
+  }
+
+  void applyTimeout() {
+    timeoutMs_ = opt_.timeout_ms;
+    solver_.set("timeout", timeoutMs_ == 0 ? 4294967295u : timeoutMs_);
+  }
+
+  std::optional<Term> toLiteral(const z3::expr& val, Sort s, std::string* exact) {
+    std::string dummy;
+    std::string& text = exact ? *exact : dummy;
+    text.clear();
+    bool java = tm_.arith() == terms::Arith::Java;
+    switch (s) {
+      case Sort::Bool:
+        if (val.is_true()) return tm_.boolLit(true);
+        if (val.is_false()) return tm_.boolLit(false);
+        break;
+      case Sort::Int: case Sort::Long: {
+        if (!val.is_numeral()) break;
+        if (java) {
+          std::uint64_t bits = 0;
+          if (val.is_numeral_u64(bits)) return tm_.lit(s, bits);
+          break;
+        }
+        std::int64_t v = 0;
+        if (val.is_numeral_i64(v)) return tm_.lit(s, static_cast<std::uint64_t>(v));
+        text = Z3_get_numeral_string(ctx_, val);  // beyond int64: only the exact text
+        return std::nullopt;
+      }
+      case Sort::Float: case Sort::Double: {
+        unsigned w = s == Sort::Float ? 32 : 64;
+        if (java) {
+          if (Z3_fpa_is_numeral_nan(ctx_, val)) return s == Sort::Float ? tm_.lit(s, 0x7FC00000ull) : tm_.lit(s, 0x7FF8000000000000ull);
+          std::uint64_t bits = 0;
+          z3::expr bv = val.mk_to_ieee_bv().simplify();
+          if (bv.is_numeral_u64(bits)) return tm_.lit(s, bits);
+          break;
+        }
+        z3::sort fs = s == Sort::Float ? ctx_.fpa_sort(8, 24) : ctx_.fpa_sort(11, 53);
+        if (val.is_algebraic()) {
+          std::string dec = val.get_decimal_string(25);
+          if (!dec.empty() && dec.back() == '?') dec.pop_back();
+          text = val.to_string();
+          double d = std::strtod(dec.c_str(), nullptr);
+          return s == Sort::Float ? tm_.floatLit(static_cast<float>(d)) : tm_.doubleLit(d);
+        }
+        if (!val.is_numeral()) break;
+        // Nearest float/double, rounded by Z3 itself (correct rounding of the rational).
+        z3::expr fp = z3::expr(ctx_, Z3_mk_fpa_to_fp_real(ctx_, Z3_mk_fpa_rne(ctx_), val, fs)).simplify();
+        std::uint64_t bits = 0;
+        z3::expr bv = fp.mk_to_ieee_bv().simplify();
+        if (!bv.is_numeral_u64(bits)) break;
+        Term lit = tm_.lit(s, bits);
+        double d = *tm_.asFloating(lit);
+        std::string rational = Z3_get_numeral_string(ctx_, val);
+        if (!std::isfinite(d) || detail::exactRational(d) != rational) text = rational;
+        (void)w;
+        return lit;
+      }
+      case Sort::Ref: {
+        z3::expr isNull = model_->eval(val == tr_(tm_.nullRef()), true);
+        if (isNull.is_true()) return tm_.nullRef();
+        std::string key = val.to_string();
+        auto it = refIds_.find(key);
+        if (it == refIds_.end()) it = refIds_.emplace(key, refIds_.size() + 1).first;
+        return tm_.lit(Sort::Ref, it->second);
+      }
+    }
+    text = val.to_string();
+    return std::nullopt;
+  }
+
+  terms::TermManager& tm_;
+  SolverOptions opt_;
+  z3::context ctx_;
+  z3::solver solver_;
+  detail::Translator tr_;
+  std::vector<Axiom> axioms_;
+  std::optional<z3::model> model_;
+  std::map<std::string, std::uint64_t> refIds_;
+  unsigned level_ = 0;
+  unsigned timeoutMs_ = 0;
+  std::uint64_t checks_ = 0;
+  double seconds_ = 0;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool running_ = false;
+  bool pendingInterrupt_ = false;
+  bool interruptedDuring_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
+  return std::make_unique<Z3Solver>(tm, options);
+}
+
+}  // namespace pasda::solver

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sanitizer + fuzz run of jvm-frontend.
+#   jvm-frontend/fuzz/run-fuzz.sh BUILD_DIR SECONDS
+# Configures BUILD_DIR with clang-14, ASan+UBSan and libFuzzer (frontend only), builds
+# jvm_frontend, test_jvm and fuzz_classfile, runs test_jvm under the sanitizers, seeds a corpus
+# with the compiled fixture (and benchmark) classes and fuzzes for SECONDS. Exits non-zero on a
+# failing test or a fuzzer finding (crash, sanitizer report, leak, timeout).
+set -euo pipefail
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 BUILD_DIR SECONDS" >&2
+  exit 2
+fi
+build=$1
+seconds=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+
+CC=clang-14 CXX=clang++-14 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPASDA_FRONTEND_ONLY=ON -DPASDA_SANITIZE=ON -DPASDA_FUZZ=ON
+cmake --build "$build" -j2 --target jvm_frontend test_jvm fuzz_classfile
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+"$build/tests/test_jvm"
+
+corpus="$build/fuzz-corpus"
+mkdir -p "$corpus"
+fixtures="$build/tests/fixtures/classes"
+find "$fixtures" -name '*.class' -size -64k | head -n 400 | while read -r f; do
+  cp "$f" "$corpus/$(echo "$f" | md5sum | cut -c1-16).class"
+done
+echo "seed corpus: $(ls "$corpus" | wc -l) files"
+
+artifacts="$build/fuzz-artifacts"
+mkdir -p "$artifacts"
+"$build/jvm-frontend/fuzz_classfile" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/"

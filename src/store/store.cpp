@@ -1,7 +1,5 @@
 // Store stage: opening the database and appending one run per transaction.
-#include <chrono>
 #include <string>
-#include <thread>
 
 #include "pasda/store/store.hpp"
 #include "schema.hpp"
@@ -152,22 +150,8 @@ Store::Store(const std::string& path, StoreOptions options)
   // Touch the file first: a file that is not a database fails here with SQLITE_NOTADB.
   db.exec("SELECT count(*) FROM sqlite_master");
   db.exec("PRAGMA foreign_keys = ON");
-  {
-    Stmt wal(db, "PRAGMA journal_mode = WAL");
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.begin_retry_ms);
-    for (;;) {
-      try {
-        wal.start();
-        wal.step();
-        break;
-      } catch (const StoreError&) {
-        // Switching to WAL needs a short exclusive lock; a concurrent opener may hold it.
-        if (std::chrono::steady_clock::now() >= deadline) throw;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
-    wal.reset();
-  }
+  // Switching to WAL needs a short exclusive lock; a concurrent opener may hold it (retried).
+  db.exec("PRAGMA journal_mode = WAL", options.begin_retry_ms);
   db.exec("BEGIN IMMEDIATE", options.begin_retry_ms);
   try {
     db.exec(detail::kSchemaSql);

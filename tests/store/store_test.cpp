@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -241,6 +242,14 @@ TEST(Store, NonDatabaseFileIsATypedError) {
 
 TEST(Store, UnwritableLocationIsATypedError) {
   EXPECT_THROW(Store("/nonexistent-dir-pasda/sub/results.db"), StoreError);
+}
+
+TEST(Store, DirectoryIsATypedErrorWithoutWaiting) {
+  TempDb tmp("dir");
+  std::filesystem::create_directories(tmp.path());  // the "database" path is a directory
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(Store{tmp.path()}, StoreError);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(Store, OtherSchemaVersionIsATypedError) {

@@ -38,16 +38,24 @@ using Clock = std::chrono::steady_clock;
 class Z3Solver final : public Solver {
  public:
   Z3Solver(terms::TermManager& tm, const SolverOptions& opt)
-      : tm_(tm), opt_(opt), solver_(ctx_, z3::solver::simple()), tr_(ctx_, tm, opt.bound_integer_inputs) {
+      : tm_(tm),
+        opt_(opt),
+        solver_(ctx_, z3::solver::simple()),
+        fpSolver_(z3::tactic(ctx_, "qffpbv").mk_solver()),
+        tr_(ctx_, tm, opt.bound_integer_inputs, opt.exact_fp_remainder) {
     z3::params p(ctx_);
     p.set("random_seed", opt.random_seed);
     solver_.set(p);
+    fpSolver_.set(p);
+    fpLevels_.push_back(false);
     applyTimeout();
   }
 
   void push() override {
     flushAxioms();
     solver_.push();
+    if (java()) fpSolver_.push();
+    fpLevels_.push_back(fpLevels_.back());
     ++level_;
   }
 
@@ -55,6 +63,8 @@ class Z3Solver final : public Solver {
     if (n > level_) throw SolverError("pop(" + std::to_string(n) + ") below level 0");
     if (n == 0) return;
     solver_.pop(n);
+    if (java()) fpSolver_.pop(n);
+    fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
     // Range axioms asserted inside the popped scopes are gone: assert them again later.
     for (auto& ax : axioms_)
@@ -69,6 +79,10 @@ class Z3Solver final : public Solver {
     z3::expr e = translate(t);
     flushAxioms();
     solver_.add(e);
+    if (java()) {
+      fpSolver_.add(e);
+      if (tr_.hasFloating(t)) fpLevels_.back() = true;
+    }
     model_.reset();
   }
 
@@ -76,10 +90,12 @@ class Z3Solver final : public Solver {
     CheckResult res;
     model_.reset();
     std::vector<z3::expr> assume;
+    bool useFp = java() && fpLevels_.back();
     try {
       for (Term a : assumptions) {
         requireBool(a);
         assume.push_back(translate(a));
+        useFp = useFp || tr_.hasFloating(a);
       }
       flushAxioms();
     } catch (const z3::exception& e) {
@@ -99,27 +115,32 @@ class Z3Solver final : public Solver {
     z3::check_result r = z3::unknown;
     std::string error;
     bool pushed = false;
+    // Floating-point queries (Java model) go to a tactic-based solver: the incremental SMT
+    // kernel bit-blasts Float64 operations in a way that ignores timeouts (measured: 5.7 s for
+    // a 200 ms limit), while the qffpbv tactic stops on time (docs/solver.md).
+    useFp = useFp && java();
+    z3::solver& solver = useFp ? fpSolver_ : solver_;
     try {
       // Assumptions are asserted in a temporary scope (Z3's assumption literals must be atoms).
       if (!assume.empty()) {
-        solver_.push();
+        solver.push();
         pushed = true;
-        for (auto& e : assume) solver_.add(e);
+        for (auto& e : assume) solver.add(e);
       }
-      r = solver_.check();
-      if (r == z3::sat) model_.emplace(solver_.get_model());
+      r = solver.check();
+      if (r == z3::sat) model_.emplace(solver.get_model());
     } catch (const z3::exception& e) {
       error = e.msg();
     }
     std::string reason;
     if (r == z3::unknown && error.empty()) {
       try {
-        reason = solver_.reason_unknown();
+        reason = solver.reason_unknown();
       } catch (const z3::exception&) {
         reason = "unknown";
       }
     }
-    if (pushed) solver_.pop(1);
+    if (pushed) solver.pop(1);
     bool interrupted;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -221,10 +242,13 @@ class Z3Solver final : public Solver {
     return e;
   }
 
+  bool java() const { return tm_.arith() == terms::Arith::Java; }
+
   void flushAxioms() {
     for (auto& ax : axioms_) {
       if (ax.asserted) continue;
       solver_.add(ax.e);
+      if (java()) fpSolver_.add(ax.e);
       ax.asserted = true;
       ax.level = level_;
     }
@@ -233,6 +257,7 @@ class Z3Solver final : public Solver {
   void applyTimeout() {
     timeoutMs_ = opt_.timeout_ms;
     solver_.set("timeout", timeoutMs_ == 0 ? 4294967295u : timeoutMs_);
+    fpSolver_.set("timeout", timeoutMs_ == 0 ? 4294967295u : timeoutMs_);
   }
 
   std::optional<Term> toLiteral(const z3::expr& val, Sort s, std::string* exact) {
@@ -303,8 +328,10 @@ class Z3Solver final : public Solver {
   terms::TermManager& tm_;
   SolverOptions opt_;
   z3::context ctx_;
-  z3::solver solver_;
+  z3::solver solver_;    // incremental SMT kernel: Math model, and Java queries without floats
+  z3::solver fpSolver_;  // qffpbv tactic solver: Java queries with floating point
   detail::Translator tr_;
+  std::vector<bool> fpLevels_;  // per scope: a floating-point assertion is on the stack
   std::vector<Axiom> axioms_;
   std::optional<z3::model> model_;
   std::map<std::string, std::uint64_t> refIds_;

@@ -61,8 +61,8 @@ std::string exactRational(double d) {
   return negative ? "-" + text : text;
 }
 
-Translator::Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers)
-    : ctx_(ctx), tm_(tm), arith_(tm.arith()), boundIntegers_(boundIntegers) {}
+Translator::Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder)
+    : ctx_(ctx), tm_(tm), arith_(tm.arith()), boundIntegers_(boundIntegers), exactFpRemainder_(exactFpRemainder) {}
 
 z3::expr Translator::wrap(Z3_ast a) {
   ctx_.check_error();
@@ -121,7 +121,12 @@ z3::expr Translator::operator()(Term root) {
     }
     std::vector<z3::expr> args;
     args.reserve(n.args.size());
-    for (Term a : n.args) args.push_back(cache_.at(a.id));
+    bool fl = terms::isFloating(n.sort);
+    for (Term a : n.args) {
+      args.push_back(cache_.at(a.id));
+      fl = fl || floating_[a.id];
+    }
+    floating_[t.id] = fl;
     cache_.emplace(t.id, translateNode(t, args));
   }
   return cache_.at(root.id);
@@ -211,7 +216,16 @@ z3::expr Translator::apply(const Node& n, const std::vector<z3::expr>& a) {
 
 // ---- Java (bit-exact) -------------------------------------------------------------------------
 
-z3::expr Translator::fmod(const z3::expr& x, const z3::expr& y) {
+z3::expr Translator::fmod(const z3::expr& x, const z3::expr& y, Sort s) {
+  if (!exactFpRemainder_) {
+    // Special cases exactly (Java/C fmod): NaN if x is NaN or infinite or y is NaN or zero;
+    // x if y is infinite or x is zero. The general case is an uninterpreted function, because
+    // fp.rem on Float64 is not tractable for Z3 4.8.12 (see docs/arithmetic-models.md).
+    z3::func_decl f = function(s == Sort::Float ? "frem" : "drem", {s, s}, s, "fmod");
+    z3::expr nan = ctx_.fpa_nan(sortOf(s));
+    return z3::ite(x.mk_is_nan() || y.mk_is_nan() || x.mk_is_inf() || y.mk_is_zero(), nan,
+                   z3::ite(y.mk_is_inf() || x.mk_is_zero(), x, f(x, y)));
+  }
   // Java's % on doubles is C's fmod: r = x - trunc(x/y)*y, sign of x, |r| < |y|.
   // fp.rem is IEEE remainder: r' = x - round_half_even(x/y)*y, |r'| <= |y|/2. Both are exact.
   // When r' is zero, NaN, or has x's sign, fmod = r'; otherwise fmod = r' + sign(x)*|y|
@@ -261,7 +275,7 @@ z3::expr Translator::translateJava(const Node& n, const std::vector<z3::expr>& a
     case Op::Sub: return fp ? wrap(Z3_mk_fpa_sub(ctx_, rne(), a[0], a[1])) : a[0] - a[1];
     case Op::Mul: return fp ? wrap(Z3_mk_fpa_mul(ctx_, rne(), a[0], a[1])) : a[0] * a[1];
     case Op::Div: return fp ? wrap(Z3_mk_fpa_div(ctx_, rne(), a[0], a[1])) : wrap(Z3_mk_bvsdiv(ctx_, a[0], a[1]));
-    case Op::Rem: return fp ? fmod(a[0], a[1]) : wrap(Z3_mk_bvsrem(ctx_, a[0], a[1]));
+    case Op::Rem: return fp ? fmod(a[0], a[1], os) : wrap(Z3_mk_bvsrem(ctx_, a[0], a[1]));
     case Op::Neg: return fp ? wrap(Z3_mk_fpa_neg(ctx_, a[0])) : -a[0];
     case Op::Shl: return z3::shl(a[0], amount());
     case Op::Shr: return z3::ashr(a[0], amount());

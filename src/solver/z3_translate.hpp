@@ -18,7 +18,7 @@ std::string exactRational(double d);
 
 class Translator {
  public:
-  Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers);
+  Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder);
 
   /// The Z3 expression of a term; cached per term id for the translator's lifetime.
   z3::expr operator()(terms::Term t);
@@ -31,6 +31,8 @@ class Translator {
   z3::expr valueHandle(terms::Term var);
 
   z3::sort sortOf(terms::Sort s);
+  /// After translation: whether the term involves a floating-point value (Float/Double sort).
+  bool hasFloating(terms::Term t) const { return floating_.count(t.id) && floating_.at(t.id); }
   terms::Arith arith() const { return arith_; }
 
  private:
@@ -44,7 +46,7 @@ class Translator {
                          const char* kind);
   z3::expr wrap(Z3_ast a);
   z3::expr rne();
-  z3::expr fmod(const z3::expr& x, const z3::expr& y);
+  z3::expr fmod(const z3::expr& x, const z3::expr& y, terms::Sort s);
   z3::expr javaToIntegral(const z3::expr& x, terms::Sort from, terms::Sort to);
   z3::expr truncReal(const z3::expr& x);
   z3::expr toInt(const z3::expr& x);  // floor (Z3's to_int)
@@ -54,8 +56,10 @@ class Translator {
   terms::TermManager& tm_;
   terms::Arith arith_;
   bool boundIntegers_;
+  bool exactFpRemainder_;
   std::unordered_map<std::uint32_t, z3::expr> cache_;
   std::unordered_map<std::uint32_t, z3::expr> handles_;
+  std::unordered_map<std::uint32_t, bool> floating_;
   std::map<std::string, z3::func_decl> functions_;
   std::map<std::string, int> usedNames_;
   std::vector<z3::expr> newAxioms_;

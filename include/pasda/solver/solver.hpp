@@ -46,6 +46,12 @@ struct SolverOptions {
   /// Under Arith::Math, constrain Int/Long variables to their Java ranges, so that every
   /// witness is a valid Java input. On by default.
   bool bound_integer_inputs = true;
+  /// Under Arith::Java, encode float/double % with non-literal operands exactly (through
+  /// Z3's fp.rem). Off by default: Z3 4.8.12 bit-blasts fp.rem on Float64 into a circuit that
+  /// took > 60 s and 1.7 GB and ignores timeouts and interrupts while being built. When off,
+  /// the general case is an uninterpreted function (special cases stay exact); see
+  /// docs/arithmetic-models.md.
+  bool exact_fp_remainder = false;
 };
 
 /// An incremental solver bound to one TermManager. Not thread-safe, except interrupt().

@@ -1,0 +1,120 @@
+"""Figures of the paper computed from a results database (per tool and timeout)."""
+import statistics
+from collections import defaultdict
+
+from . import db as dbm
+from .majority import CLASSES, UNDECIDED, majority
+
+
+class ReportError(Exception):
+    pass
+
+
+class Study:
+    """Runs of one depth limit and arithmetic, grouped by (tool, timeout)."""
+
+    def __init__(self, con, cases=None, depth=None, arith=None):
+        """cases: set of case names to count (None: all in the db)."""
+        if not dbm.has_schema(con):
+            raise ReportError("the database has no results tables")
+        rows = con.execute(
+            "SELECT r.id, r.benchmark, b.expected, s.tool, s.run_timeout, s.depth_limit, s.arith, r.result, "
+            "r.runtime, coalesce(r.errors, '') LIKE ? FROM run r JOIN settings s ON s.run_id = r.id "
+            "LEFT JOIN benchmark b ON b.benchmark = r.benchmark WHERE r.benchmark IS NOT NULL",
+            (dbm.HARNESS_MARK + "%",)).fetchall()
+        rows = [r for r in rows if (cases is None or r[1] in cases)
+                and (depth is None or r[5] == depth) and (arith is None or r[6] == arith)]
+        combos = sorted({(r[5], r[6]) for r in rows})
+        if len(combos) > 1:
+            raise ReportError("the database mixes settings " + ", ".join(f"depth {d}/{a}" for d, a in combos)
+                              + "; choose one with --depth-limit and --arith")
+        self.depth, self.arith = combos[0] if combos else (depth, arith)
+        self.runs = defaultdict(list)       # (tool, timeout) -> [(run_id, case, expected, result, runtime, harness)]
+        for rid, case, exp, tool, t, _d, _a, res, rt, harness in rows:
+            self.runs[(tool, float(t))].append((rid, case, exp, res or "ERROR", rt, bool(harness)))
+        self.con = con
+
+    def configs(self):
+        return sorted(self.runs, key=lambda k: (k[0], k[1]))
+
+    def tools(self):
+        return sorted({t for t, _ in self.runs})
+
+    def timeouts(self, tool=None):
+        return sorted({t for tl, t in self.runs if tool is None or tl == tool})
+
+    def case_results(self, key):
+        """case -> (expected, majority result, number of runs)."""
+        per = defaultdict(list)
+        exp = {}
+        for _rid, case, e, res, _rt, _h in self.runs[key]:
+            per[case].append(res)
+            exp[case] = e
+        return {c: (exp[c], majority(rs), len(rs)) for c, rs in per.items()}
+
+    def class_counts(self, key):
+        """{(expected, class): cases} over majority results, plus totals."""
+        counts = defaultdict(int)
+        for _c, (e, res, _n) in self.case_results(key).items():
+            counts[(e, res)] += 1
+            counts[(e, "cases")] += 1
+            if res in UNDECIDED:
+                counts[(e, "undecided")] += 1
+        return counts
+
+    def proofs(self, key):
+        c = self.class_counts(key)
+        correct = c[("EQ", "EQ")] + c[("NEQ", "NEQ")]
+        false = c[("NEQ", "EQ")] + c[("EQ", "NEQ")]
+        cases = sum(v for (_e, k), v in c.items() if k == "cases")
+        return {"correct": correct, "false": false, "cases": cases,
+                "correct_eq": c[("EQ", "EQ")], "correct_neq": c[("NEQ", "NEQ")]}
+
+    def best_effort(self, key):
+        """MAYBE_EQ on EQ cases / all MAYBE_EQ, and the same for MAYBE_NEQ."""
+        c = self.class_counts(key)
+        out = {}
+        for cls, truth in (("MAYBE_EQ", "EQ"), ("MAYBE_NEQ", "NEQ")):
+            total = c[("EQ", cls)] + c[("NEQ", cls)]
+            out[cls] = (c[(truth, cls)], total)
+        return out
+
+    def runtimes(self, key):
+        return [rt for _rid, _c, _e, _r, rt, _h in self.runs[key]]
+
+    def runtime_stats(self, key):
+        rts = self.runtimes(key)
+        if not rts:
+            return {"runs": 0, "median": None, "mean": None, "killed": 0}
+        killed = sum(1 for *_x, h in self.runs[key] if h)
+        return {"runs": len(rts), "median": statistics.median(rts), "mean": statistics.fmean(rts), "killed": killed}
+
+    def step_means(self, key):
+        """step -> mean seconds over the runs that recorded steps (engine-written runs)."""
+        ids = [rid for rid, *_ in self.runs[key]]
+        sums, runs_with_steps = defaultdict(float), set()
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk:chunk + 500]
+            q = ("SELECT run_id, step, sum(runtime) FROM runtime WHERE step > 0 AND run_id IN (%s) "
+                 "GROUP BY run_id, step" % ",".join("?" * len(part)))
+            for rid, step, secs in self.con.execute(q, part):
+                sums[step] += secs
+                runs_with_steps.add(rid)
+        n = len(runs_with_steps)
+        return ({s: v / n for s, v in sums.items()} if n else {}), n
+
+    def partitions(self, key):
+        """Partition classes of the reported iteration of every run (UNREACHABLE excluded), pooled."""
+        ids = [rid for rid, *_ in self.runs[key]]
+        counts = defaultdict(int)
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk:chunk + 500]
+            q = ("SELECT p.result, count(*) FROM run r JOIN iteration i ON i.run_id = r.id AND i.iteration = "
+                 "r.result_iteration JOIN partition p ON p.iteration_id = i.id WHERE p.result <> 'UNREACHABLE' "
+                 "AND r.id IN (%s) GROUP BY p.result" % ",".join("?" * len(part)))
+            for res, n in self.con.execute(q, part):
+                counts[res or "ERROR"] += n
+        return counts
+
+
+__all__ = ["Study", "ReportError", "CLASSES", "UNDECIDED"]

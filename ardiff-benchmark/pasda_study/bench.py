@@ -1,0 +1,88 @@
+"""bench: the 141 pairs once at one timeout, summarised beside the paper (issue 4's benchmark)."""
+import argparse
+import os
+import sys
+import time
+
+from . import paper, study
+from .analysis import ReportError
+from .majority import CLASSES
+from .report import load_study
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="bench", description="Run the paper's 141 pairs once with one tool and "
+                                "timeout; print correct/false proofs, class counts and runtimes beside the paper.")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.add_argument("--mode", choices=study.TOOLS, default="pasda", help="tool (pasda-jvm --mode)")
+    p.add_argument("--db", help="results database (default: a new file under --work; an existing file resumes)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--pasda-jvm", default=os.path.join(study.REPO, "build", "pasda-jvm"))
+    p.add_argument("--benchmark", default=os.path.normpath(os.path.join(study.REPO, "..", "shared", "ardiff-benchmark")))
+    p.add_argument("--work", default=os.path.join(study.REPO, "build", "study-work"))
+    p.add_argument("--cases", help="comma-separated subset (default: the paper's 141)")
+    p.add_argument("--depth-limit", type=int, default=10)
+    p.add_argument("--arith", choices=("math", "java"), default="math")
+    return p
+
+
+def _fmt(v, nd=2):
+    return "-" if v is None else (f"{v:.{nd}f}" if isinstance(v, float) else str(v))
+
+
+def summary(st, tool, timeout):
+    """Markdown lines for one tool and timeout; returns (lines, false_proofs)."""
+    key = (tool, float(timeout))
+    if key not in st.runs:
+        raise ReportError(f"no runs of {tool} at {timeout:g} s in the database")
+    pr = st.proofs(key)
+    counts = st.class_counts(key)
+    rs = st.runtime_stats(key)
+    steps, n_steps = st.step_means(key)
+    name = paper.TOOL_NAMES[tool]
+    pc = paper.at(paper.CORRECT_PROOFS[tool], timeout)
+    out = [f"## bench: {name}, timeout {timeout:g} s, {pr['cases']} cases", "",
+           "| figure | ours | paper |", "|---|---|---|",
+           f"| correct proofs | {pr['correct']} ({100.0 * pr['correct'] / max(1, pr['cases']):.0f}%) | {_fmt(pc)} |",
+           f"| false proofs | {pr['false']} | {_fmt(paper.at(paper.FALSE_PROOFS[tool], timeout))} |"]
+    for exp in ("EQ", "NEQ"):
+        pub = {**paper.TABLE5[(tool, exp)], **paper.TABLE6[(tool, exp)], **paper.TABLE7[(tool, exp)]}
+        for cls in CLASSES:
+            ours = counts[(exp, cls)]
+            theirs = paper.at(pub[cls], timeout) if cls in pub else None
+            if ours or theirs:
+                out.append(f"| {cls} on {exp} cases | {ours} | {_fmt(theirs)} |")
+    out.append(f"| median runtime (s) | {_fmt(rs['median'])} | {paper.MEDIAN_RANGE_S[0]}-{paper.MEDIAN_RANGE_S[1]} (all tools/timeouts) |")
+    mean_paper = paper.MEAN_AT_10_S if abs(timeout - 10) < 1e-9 else None
+    out.append(f"| mean runtime (s) | {_fmt(rs['mean'])} | {_fmt(mean_paper, 1) if mean_paper else '-'} |")
+    out.append(f"| runs killed by the harness | {rs['killed']} | - |")
+    for num, sname in paper.STEPS:
+        theirs = paper.at(paper.TABLE10[num], timeout) if tool == "pasda" else None
+        out.append(f"| mean {sname} (s) | {_fmt(steps.get(num), 3)} | {_fmt(theirs, 1)} |")
+    out.append("")
+    out.append(f"(step means over {n_steps} runs that recorded steps; paper step times are PASDA's only)")
+    return out, pr["false"]
+
+
+def main(argv=None):
+    a = build_parser().parse_args(argv)
+    if not a.db:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        a.db = os.path.join(a.work, "bench", f"{a.mode}-{a.timeout:g}s-{stamp}.db")
+    run_args = ["--benchmark", a.benchmark, "--tools", a.mode, "--timeouts", f"{a.timeout:g}", "--runs", "1",
+                "--depth-limit", str(a.depth_limit), "--arith", a.arith, "--jobs", str(a.jobs), "--db", a.db,
+                "--pasda-jvm", a.pasda_jvm, "--work", a.work, "--quiet"]
+    if a.cases:
+        run_args += ["--cases", a.cases]
+    rc = study.main(run_args)
+    if rc not in (0, 1):
+        return rc
+    try:
+        st = load_study(a.db, a.benchmark, include_all=bool(a.cases), depth=a.depth_limit, arith=a.arith)
+        lines, false = summary(st, a.mode, a.timeout)
+    except Exception as e:  # noqa: BLE001
+        print(f"bench: error: {e}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    print(f"\nresults: {a.db}")
+    return 1 if false else rc

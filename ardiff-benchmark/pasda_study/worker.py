@@ -113,7 +113,8 @@ def main(argv=None):
                       arith=a.arith, runtime=elapsed, started_epoch=started, old_path=old_path,
                       new_path=new_path, class_old=a.old_class, class_new=a.new_class, method=a.method,
                       version=a.version_string or None)
-        if rc in (124, 137):
+        # timeout(1) exits 124 after SIGTERM; after --kill-after it kills itself too (-9 / 137).
+        if rc == 124 or (rc in (137, -9) and elapsed >= limit - 0.05):
             dbm.record_harness_run(con, result="TIMEOUT", has_timed_out=True,
                                    errors=f"killed by harness after {elapsed:.1f} s (limit {limit:g} s)", **common)
             emit(a, "TIMEOUT", "killed", elapsed, f"limit {limit:g} s")

@@ -1,0 +1,91 @@
+"""One job of the sweep (pasda_study/worker.py) against a fake engine: what gets recorded."""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import _common
+from pasda_study import db as dbm
+
+WORKER = os.path.join(_common.HARNESS, "pasda_study", "worker.py")
+FAKE = os.path.join(_common.HERE, "fake_engine.py")
+
+
+class WorkerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.db = os.path.join(self.tmp.name, "w.db")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def start(self, mode, timeout="0.5"):
+        env = dict(os.environ, FAKE_ENGINE_MODE=mode)
+        cmd = [sys.executable, WORKER, "--db", self.db, "--pasda-jvm", FAKE, "--classes", self.tmp.name,
+               "--grace", "0.3", "--grace-rel", "0", "--kill-after", "0.5", "--version-string", "9.9",
+               "A/Eq", "EQ", "snippet", "a.Eq.oldV", "a.Eq.newV", "pasda", timeout, "1", "10", "math"]
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+    def run_worker(self, mode, timeout="0.5"):
+        p = self.start(mode, timeout)
+        out, err = p.communicate(timeout=30)
+        fields = out.strip().split("\t")
+        self.assertEqual(fields[0], "JOB", out + err)
+        return p.returncode, fields
+
+    def rows(self):
+        con = dbm.connect(self.db)
+        if not dbm.has_schema(con):
+            return []
+        return con.execute("SELECT r.result, r.errors, r.has_timed_out, s.tool, s.run_timeout, s.depth_limit, s.arith, "
+                           "r.version FROM run r JOIN settings s ON s.run_id = r.id ORDER BY r.id").fetchall()
+
+    def test_engine_records_its_run(self):
+        rc, f = self.run_worker("ok")
+        self.assertEqual((rc, f[5], f[6]), (0, "EQ", "ok"))
+        rows = self.rows()
+        self.assertEqual(len(rows), 1)
+        self.assertIsNone(rows[0][1])
+
+    def test_hung_run_is_killed_and_recorded_as_timeout(self):
+        t0 = time.time()
+        rc, f = self.run_worker("hang")
+        self.assertLess(time.time() - t0, 10)
+        self.assertEqual((rc, f[5], f[6]), (0, "TIMEOUT", "killed"))
+        (res, errors, timed_out, tool, t, d, ar, ver), = self.rows()
+        self.assertEqual((res, timed_out, tool, t, d, ar, ver), ("TIMEOUT", 1, "pasda", 0.5, 10, "math", "9.9"))
+        self.assertTrue(errors.startswith(dbm.HARNESS_MARK + " killed by harness after"), errors)
+
+    def test_run_ignoring_sigterm_is_killed(self):
+        rc, f = self.run_worker("stubborn")
+        self.assertEqual((f[5], f[6]), ("TIMEOUT", "killed"))
+        self.assertEqual(len(self.rows()), 1)
+
+    def test_engine_dying_without_a_row_is_recorded_as_error(self):
+        rc, f = self.run_worker("die")
+        self.assertEqual((f[5], f[6]), ("ERROR", "died"))
+        (res, errors, *_), = self.rows()
+        self.assertEqual(res, "ERROR")
+        self.assertIn("exit status 2", errors)
+        self.assertIn("method snippet not found", errors)
+
+    def test_crash_is_recorded_as_error(self):
+        rc, f = self.run_worker("crash")
+        self.assertEqual((f[5], f[6]), ("ERROR", "died"))
+        self.assertIn("signal 11", self.rows()[0][1])
+
+    def test_interrupted_job_records_nothing(self):
+        p = self.start("hang", timeout="20")
+        time.sleep(1.0)
+        p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=15)
+        self.assertIn("\tinterrupted\t", out)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(self.rows(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

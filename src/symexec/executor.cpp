@@ -201,13 +201,6 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
     s.decisions.push_back(d);
     return d;
   }
-  if (isCounted) {
-    if (s.depth >= opt.depth_limit) {
-      cutPath(s, true, false);
-      return std::nullopt;
-    }
-    s.depth += 1;
-  }
   Term neg = tm.lnot(cond);
   solver::CheckResult rt = checkWith(s.pc, cond);
   if (timeUp()) return std::nullopt;
@@ -216,6 +209,15 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
   bool canT = rt.status != solver::Status::Unsat;
   bool canF = rf.status != solver::Status::Unsat;
   if (canT && canF) {
+    // A real decision. Inside a loop or a recursive call it spends the path's depth budget
+    // (docs/depth-limit.md): the path is cut before taking decision limit+1.
+    if (isCounted) {
+      if (s.depth >= opt.depth_limit) {
+        cutPath(s, true, false);
+        return std::nullopt;
+      }
+      s.depth += 1;
+    }
     ++stats.forks;
     // Like the reference, the state continues with the bytecode condition false first. The
     // true direction waits on the work list as a copy that re-executes the current

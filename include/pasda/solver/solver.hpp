@@ -81,3 +81,8 @@ class Solver {
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options);
 
 }  // namespace pasda::solver
+
+namespace pasda::solver {
+/// A solver that answers Unknown to everything (for concrete runs, where every branch folds).
+std::unique_ptr<Solver> makeNullSolver();
+}  // namespace pasda::solver

@@ -1,0 +1,56 @@
+// The unchanged-block matcher: compares two versions of a method (and the helpers it calls)
+// at bytecode level and reports the single-entry, single-exit regions that are identical in
+// both, with their inputs and outputs, so that they can be abstracted by shared
+// uninterpreted functions. Knows nothing of Z3 or terms.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "pasda/jvm/classfile.hpp"
+
+namespace pasda::diff {
+
+/// A local variable that flows into or out of a region, with its slot in each version.
+struct RegionVar {
+  std::string name;  // source name when the LocalVariableTable has one (old version's), else "v<slot>"
+  char type = 'I';   // descriptor letter: I (also Z,B,C,S), J, F, D (regions never carry references)
+  int slot[2] = {-1, -1};  // [0] old version, [1] new version
+};
+
+/// A region of identical code: execution enters at start_pc and always leaves to exit_pc
+/// (the single exit), with an empty operand stack at both points, and its only effects are
+/// definitions of local variables (no calls with effects, field or array writes, throws,
+/// returns, or jumps leaving it other than to exit_pc).
+struct Region {
+  int id = 0;                        // k of UIF_k; numbered 1.. in program order of the old version
+  std::string method;                // "name:descriptor" of the method holding it (entry method or a helper)
+  std::uint32_t start_pc[2] = {0, 0};  // per version
+  std::uint32_t exit_pc[2] = {0, 0};
+  std::vector<int> lines[2];         // source lines covered, per version
+  std::vector<RegionVar> inputs;     // read before written inside, in a canonical order shared by both versions
+  std::vector<RegionVar> outputs;    // written inside and live at exit_pc (in either version)
+  bool whole_loop = false;           // contains a complete loop
+  int loop_depth = 0;                // max loop nesting inside the region (H3)
+  int nonlinear = 0;                 // multiplications, divisions, remainders and calls inside (H3)
+};
+
+struct MatchResult {
+  std::vector<Region> regions;
+  /// Helpers (name:descriptor) called from the method whose normalised bytecode, and that of
+  /// everything they call, is identical in both versions.
+  std::vector<std::string> identical_helpers;
+  std::vector<std::string> notes;    // why candidate regions were rejected, for --show-blocks -v
+};
+
+/// Match the method `method` ("name:descriptor") of the two versions. The class names of the
+/// two versions are identified with each other. Throws std::invalid_argument if the method
+/// is missing in either version.
+MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, const std::string& method);
+
+/// Human-readable listing for `pasda-jvm --show-blocks`.
+void printRegions(const MatchResult& m, std::ostream& out, bool verbose);
+
+}  // namespace pasda::diff

@@ -1,0 +1,27 @@
+#include "pasda/symexec/concrete.hpp"
+
+namespace pasda::symexec {
+
+ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const MethodInfo& entry,
+                        const std::vector<terms::Term>& args, ExecOptions options) {
+  ConcreteRun out;
+  std::unique_ptr<solver::Solver> none = solver::makeNullSolver();
+  options.depth_limit = 1 << 30;  // a concrete path takes no decisions
+  Executor ex(program, tm, *none, options);
+  int paths = 0;
+  ExecStats stats = ex.explore(entry, args, {}, [&](const RawPartition& p, solver::Solver&) {
+    if (++paths == 1) out.partition = p;
+  });
+  if (stats.timed_out) {
+    out.error = "deadline reached";
+  } else if (paths != 1) {
+    out.error = "the execution depends on values that are not concrete (" + std::to_string(paths) + " paths)";
+  } else if (out.partition.depth_limited) {
+    out.error = out.partition.step_limited ? "instruction budget exhausted" : "cut";
+  } else {
+    out.completed = true;
+  }
+  return out;
+}
+
+}  // namespace pasda::symexec

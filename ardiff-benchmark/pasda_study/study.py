@@ -41,6 +41,7 @@ def build_parser(prog="run-study"):
     p.add_argument("--sshloginfile", help="GNU parallel --sshloginfile (distributed; see docs/distributed.md)")
     p.add_argument("--python", default=sys.executable or "python3", help="python3 used to run jobs")
     p.add_argument("--dry-run", action="store_true", help="print the pending jobs and exit")
+    p.add_argument("--compile-only", action="store_true", help="compile the selected pairs into --work and exit")
     p.add_argument("--quiet", action="store_true", help="no per-run lines, progress only")
     return p
 
@@ -146,6 +147,10 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
     selected = casesm.select_cases(all_cases, a.cases, a.all)
     if not selected:
         raise casesm.CaseError("no cases selected")
+    if a.compile_only:
+        root, n = compilem.compile_cases(a.benchmark, selected, os.path.abspath(a.work), log=log)
+        log(f"[run-study] {len(selected)} pairs in {root} ({n} compiled now)")
+        return 0
     if not (os.path.isfile(a.pasda_jvm) and os.access(a.pasda_jvm, os.X_OK)):
         raise FileNotFoundError(f"{a.pasda_jvm}: pasda-jvm binary not found (build it, or pass --pasda-jvm)")
     if shutil.which("parallel") is None:

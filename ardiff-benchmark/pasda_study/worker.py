@@ -71,6 +71,7 @@ def main(argv=None):
            "--arith", a.arith, "--method", a.method, "--db", a.db, "--benchmark", a.case,
            "--expected", a.expected, "-q", *a.extra, old_path, new_path]
     try:
+        os.makedirs(os.path.dirname(os.path.abspath(a.db)), exist_ok=True)  # a host's first job
         con = dbm.connect(a.db)
         before = dbm.max_run_id(con)
     except Exception as e:  # noqa: BLE001 - reported as a failed job

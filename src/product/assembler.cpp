@@ -1,4 +1,4 @@
-#include "assembler.hpp"
+#include "pasda/product/assembler.hpp"
 
 #include <stdexcept>
 

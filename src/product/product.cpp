@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "assembler.hpp"
+#include "pasda/product/assembler.hpp"
 
 namespace pasda::product {
 

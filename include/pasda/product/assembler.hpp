@@ -1,4 +1,4 @@
-// A tiny bytecode assembler with labels (internal to the product stage).
+// A tiny bytecode assembler with labels, for generated classes (product, replay drivers).
 #pragma once
 
 #include <cstdint>

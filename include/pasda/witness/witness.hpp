@@ -1,0 +1,69 @@
+// Witnesses beyond the solver: concrete replay of witness inputs on both versions (the
+// interpreter's concrete mode, and a real JVM), a search for inputs that make the outputs
+// differ where the solver cannot decide, and JUnit regression tests for confirmed NEQs.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pasda/analysis/result.hpp"
+#include "pasda/jvm/descriptor.hpp"
+#include "pasda/symexec/executor.hpp"
+#include "pasda/terms/term.hpp"
+
+namespace pasda::witness {
+
+/// One concrete input value: raw payload bits of a literal of `sort` (as terms::Node::bits).
+struct InputValue {
+  terms::Sort sort = terms::Sort::Int;
+  std::uint64_t bits = 0;
+};
+
+/// What a replay needs: the loaded product program of the run.
+struct ReplayEnv {
+  const symexec::Program* program = nullptr;
+  const symexec::MethodInfo* product_run = nullptr;  // the product's run method
+  std::string product_class;                         // internal name
+  std::vector<jvm::TypeDesc> input_types;
+  terms::Arith arith = terms::Arith::Math;           // the run's model ("different" depends on it)
+};
+
+/// Replay `inputs` in the interpreter's concrete mode (Java semantics) on the product: the
+/// outputs of both versions and whether they differ under Java's equality (Double.equals).
+analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs);
+
+/// The search problem for one undecided partition, over the run's TermManager.
+struct SearchProblem {
+  terms::TermManager* tm = nullptr;
+  std::vector<terms::Term> pc;            // path-condition conjuncts
+  terms::Term out_old, out_new;           // outputs (absent when a version threw)
+  std::vector<terms::Term> inputs;        // input variables
+  std::vector<jvm::TypeDesc> input_types;
+  std::vector<std::optional<terms::Term>> seed;  // a solver model, if any (literals)
+  terms::Arith arith = terms::Arith::Math;
+  std::chrono::steady_clock::time_point deadline;
+};
+
+/// Search for inputs satisfying the path condition on which the outputs differ, evaluating
+/// everything concretely (transcendental functions included). In the math model a difference
+/// counts only if it persists at much higher precision and exceeds the documented tolerance.
+std::optional<std::vector<InputValue>> search(const SearchProblem& p);
+
+/// Replay many witnesses of one run in ONE real JVM process, through the classes that
+/// analysis::emitProduct writes to `classDir`. Returns one Replay per input vector (engine
+/// "jvm"), or nullopt if no `java` is available.
+std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+                                                        const std::string& oldClass, const std::string& newClass,
+                                                        const std::string& method, const std::string& descriptor,
+                                                        const std::vector<std::vector<InputValue>>& inputs);
+
+/// Write one JUnit 5 test per confirmed NEQ witness of `run` into `dir`: it calls the method
+/// with the witness inputs and asserts the old version's result (passes on the old class,
+/// fails on the new one). Returns the files written.
+std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::string& className,
+                                   const std::string& method, const std::string& descriptor, const std::string& dir);
+
+}  // namespace pasda::witness

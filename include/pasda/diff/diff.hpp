@@ -42,6 +42,10 @@ struct MatchResult {
   /// Helpers (name:descriptor) called from the method whose normalised bytecode, and that of
   /// everything they call, is identical in both versions.
   std::vector<std::string> identical_helpers;
+  /// The identical helpers that only compute a value from their (primitive) arguments: no
+  /// field/array writes, no calls other than to java/lang/Math, StrictMath or other pure
+  /// helpers, no instruction that can throw. Regions may call these (and only these) helpers.
+  std::vector<std::string> pure_helpers;
   std::vector<std::string> notes;    // why candidate regions were rejected, for --show-blocks -v
 };
 

@@ -1,0 +1,131 @@
+// match() and printRegions(): the public face of the unchanged-block matcher.
+#include <algorithm>
+#include <stdexcept>
+
+#include "alignment.hpp"
+#include "helpers.hpp"
+#include "pasda/diff/diff.hpp"
+#include "regions.hpp"
+
+namespace pasda::diff {
+
+using detail::MethodFacts;
+
+namespace {
+
+const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& method, const char* which) {
+  auto colon = method.find(':');
+  if (colon == std::string::npos)
+    throw std::invalid_argument("method must be given as name:descriptor, got '" + method + "'");
+  const jvm::Method* m = cls.findMethod(method.substr(0, colon), method.substr(colon + 1));
+  if (m == nullptr) throw std::invalid_argument(std::string("method ") + method + " not found in the " + which + " version");
+  if (!m->code) throw std::invalid_argument(std::string("method ") + method + " has no code in the " + which + " version");
+  return *m;
+}
+
+void collectHelpers(detail::HelperOracle& helpers, const std::string& method, MatchResult& r) {
+  std::vector<std::string> todo = helpers.callees(method), seen;
+  while (!todo.empty()) {
+    std::string k = todo.front();
+    todo.erase(todo.begin());
+    if (k == method || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+    seen.push_back(k);
+    if (!helpers.isHelper(k)) continue;
+    if (helpers.identical(k)) {
+      r.identical_helpers.push_back(k);
+      if (helpers.pure(k)) r.pure_helpers.push_back(k);
+    } else {
+      r.notes.push_back("helper " + k + " differs between the versions (or calls one that does)");
+    }
+    for (auto& c : helpers.callees(k)) todo.push_back(c);
+  }
+}
+
+}  // namespace
+
+MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, const std::string& method) {
+  const jvm::Method& mo = findOrThrow(oldCls, method, "old");
+  const jvm::Method& mn = findOrThrow(newCls, method, "new");
+  detail::Normaliser norm(oldCls.name(), newCls.name());
+  MethodFacts facts[2] = {detail::analyseMethod(oldCls, mo), detail::analyseMethod(newCls, mn)};
+  detail::HelperOracle helpers(oldCls, newCls, norm);
+  MatchResult r;
+  collectHelpers(helpers, method, r);
+  if (!facts[0].depth_ok || !facts[1].depth_ok) {
+    r.notes.push_back("operand-stack heights could not be computed (subroutines or inconsistent code): no regions");
+    return r;
+  }
+  detail::Alignment al;
+  try {
+    al = detail::align(facts[0], facts[1], norm);
+  } catch (const std::length_error& e) {
+    r.notes.push_back(std::string(e.what()) + ": no regions");
+    return r;
+  }
+  r.notes.insert(r.notes.end(), al.notes.begin(), al.notes.end());
+  detail::RegionContext ctx{{&facts[0], &facts[1]}, &al, &helpers};
+  r.regions = detail::findRegions(ctx, r.notes);
+  for (auto& reg : r.regions) reg.method = method;
+  return r;
+}
+
+namespace {
+
+void printLines(const std::vector<int>& lines, std::ostream& out) {
+  if (lines.empty()) {
+    out << "?";
+    return;
+  }
+  // Compress runs: 3-5,8
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i;
+    while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1) ++j;
+    if (i > 0) out << ",";
+    out << lines[i];
+    if (j > i) out << "-" << lines[j];
+    i = j + 1;
+  }
+}
+
+void printVars(const char* label, const std::vector<RegionVar>& vars, std::ostream& out) {
+  out << "    " << label << ":";
+  if (vars.empty()) out << " (none)";
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    const auto& v = vars[i];
+    out << (i ? ", " : " ") << v.name << ":" << v.type << " (slot " << v.slot[0];
+    if (v.slot[1] != v.slot[0]) out << " -> " << v.slot[1];
+    out << ")";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void printRegions(const MatchResult& m, std::ostream& out, bool verbose) {
+  if (m.regions.empty()) out << "no unchanged regions to abstract\n";
+  for (const auto& r : m.regions) {
+    out << "region " << r.id << " in " << r.method << "\n";
+    for (int v = 0; v < 2; ++v) {
+      out << (v == 0 ? "    old: pc " : "    new: pc ") << r.start_pc[v] << ".." << r.exit_pc[v] << " (exit " << r.exit_pc[v]
+          << "), lines ";
+      printLines(r.lines[v], out);
+      out << "\n";
+    }
+    printVars("inputs", r.inputs, out);
+    printVars("outputs", r.outputs, out);
+    out << "    loop depth " << r.loop_depth << ", nonlinear " << r.nonlinear << (r.whole_loop ? ", whole loop" : "") << "\n";
+  }
+  out << "identical helpers:";
+  if (m.identical_helpers.empty()) out << " (none)";
+  for (const auto& h : m.identical_helpers) {
+    bool pure = std::find(m.pure_helpers.begin(), m.pure_helpers.end(), h) != m.pure_helpers.end();
+    out << " " << h << (pure ? " [pure]" : "");
+  }
+  out << "\n";
+  if (verbose && !m.notes.empty()) {
+    out << "notes:\n";
+    for (const auto& n : m.notes) out << "    " << n << "\n";
+  }
+}
+
+}  // namespace pasda::diff

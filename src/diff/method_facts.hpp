@@ -1,0 +1,78 @@
+// Internal to pasda_diff: per-method facts the matcher needs (decoded code, CFG, operand-stack
+// depth, liveness of locals, instruction successors) and the normalisation of instructions.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pasda/jvm/cfg.hpp"
+#include "pasda/jvm/classfile.hpp"
+#include "pasda/jvm/instruction.hpp"
+
+namespace pasda::diff::detail {
+
+/// A set of local-variable slots.
+using SlotSet = std::set<int>;
+
+struct MethodFacts {
+  const jvm::ClassFile* cls = nullptr;
+  const jvm::Method* method = nullptr;
+  std::string key;                        // "name:descriptor"
+  jvm::Cfg cfg;                           // cfg.insns are the decoded instructions
+  std::vector<int> depth;                 // operand-stack words before each insn; -1 = unreachable
+  bool depth_ok = true;                   // false if the stack heights are inconsistent
+  std::vector<std::vector<int>> succs;    // normal successors per insn (insn indices)
+  std::vector<std::vector<int>> handler_succs;  // handler insns of the handlers covering each insn
+  std::vector<SlotSet> live_in;           // locals live before each insn
+  std::vector<int> line;                  // source line per insn (0 if unknown)
+  std::vector<int> loop_depth;            // number of natural loops containing each insn
+  std::vector<int> loop_control;          // insn -> header insn of the loop whose control it is, or -1
+  std::vector<std::pair<int, int>> back_edges;  // (branch insn, header insn)
+  std::vector<std::pair<int, std::vector<int>>> loops;  // natural loops: header insn, body insns
+
+  int size() const { return static_cast<int>(cfg.insns.size()); }
+  const jvm::Instruction& at(int i) const { return cfg.insns[static_cast<std::size_t>(i)]; }
+  /// Instruction index at pc, or size() for the end of the code, or -1.
+  int indexAt(std::uint32_t pc) const;
+  /// LocalVariableTable name of `slot` at `pc` (or the next instruction's pc for stores), "" if none.
+  std::string localName(int slot, std::uint32_t pc) const;
+};
+
+/// Build the facts of `m` in `cls`. Throws jvm::FormatError on undecodable code and
+/// std::invalid_argument for a method without code.
+MethodFacts analyseMethod(const jvm::ClassFile& cls, const jvm::Method& m);
+
+/// Operand-stack effect in words of `insn` (pops+pushes), or nullopt-like INT32_MIN if unknown.
+int stackEffect(const jvm::Instruction& insn);
+
+/// Normalises instructions of two versions: constants and member references resolved, the
+/// two class names identified, local slots and branch targets left out (compared separately).
+class Normaliser {
+ public:
+  Normaliser(std::string oldName, std::string newName) : names_{std::move(oldName), std::move(newName)} {}
+  /// Canonical text of the instruction of version v (0 old, 1 new), without slot or target.
+  std::string key(const jvm::Instruction& insn, int v) const;
+  /// The class name of version v replaced by a placeholder in an internal name or descriptor.
+  std::string canon(const std::string& text, int v) const;
+  const std::string& name(int v) const { return names_[v]; }
+
+ private:
+  std::string names_[2];
+};
+
+/// Local slot accessed by `insn`, or -1. `type` receives I/J/F/D/A; `isStore` if it writes
+/// (iinc reads and writes: isStore and isLoad both true).
+struct LocalAccess {
+  int slot = -1;
+  char type = 'I';
+  bool load = false, store = false;
+};
+LocalAccess localAccess(const jvm::Instruction& insn);
+
+/// Branch targets of an instruction (pcs): if*/goto/jsr target, switch default and cases.
+std::vector<std::uint32_t> branchTargets(const jvm::Instruction& insn);
+
+}  // namespace pasda::diff::detail

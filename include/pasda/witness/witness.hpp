@@ -29,6 +29,10 @@ struct ReplayEnv {
   std::string product_class;                         // internal name
   std::vector<jvm::TypeDesc> input_types;
   terms::Arith arith = terms::Arith::Math;           // the run's model ("different" depends on it)
+  // Added (witness stage): limits of one replay.
+  double interp_timeout_s = 5;   // wall clock of one interpreter replay
+  double jvm_timeout_s = 30;     // wall clock of the whole JVM process (all witnesses)
+  std::string java;              // java launcher ("" = $JAVA_HOME/bin/java, else `java` on PATH)
 };
 
 /// Replay `inputs` in the interpreter's concrete mode (Java semantics) on the product: the
@@ -45,12 +49,29 @@ struct SearchProblem {
   std::vector<std::optional<terms::Term>> seed;  // a solver model, if any (literals)
   terms::Arith arith = terms::Arith::Math;
   std::chrono::steady_clock::time_point deadline;
+  // Added (witness stage): when both outputs are absent (both versions threw), whether the
+  // exception types differ; with false such a partition has no witness to find.
+  bool exceptions_differ = false;
 };
 
 /// Search for inputs satisfying the path condition on which the outputs differ, evaluating
 /// everything concretely (transcendental functions included). In the math model a difference
 /// counts only if it persists at much higher precision and exceeds the documented tolerance.
 std::optional<std::vector<InputValue>> search(const SearchProblem& p);
+
+/// Outcome of checking a witness against the math model (ints unbounded, doubles reals).
+enum class MathCheck { Confirmed, Refuted, Unknown };
+
+/// Evaluate the path condition and both outputs of `p` at `inputs` at high precision
+/// (cpp_bin_float_50 and cpp_bin_float_100): Confirmed when the path condition holds at both
+/// precisions with no comparison too close to call and the outputs differ by more than the
+/// tolerance of docs/witnesses.md at both; Refuted when the path condition is false or the
+/// outputs agree; Unknown otherwise (UIFs, values outside the reals, too-close comparisons).
+/// In the math model a replayed difference proves NEQ only when this says Confirmed.
+MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inputs, std::string* note = nullptr);
+
+/// A pasteable Java literal of an input value of `type` ("-2.5", "Double.NaN", "(byte) -3", "7L").
+std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v);
 
 /// Replay many witnesses of one run in ONE real JVM process, through the classes that
 /// analysis::emitProduct writes to `classDir`. Returns one Replay per input vector (engine

@@ -1,0 +1,348 @@
+// Replay of all witnesses of a run in one real JVM: a generated driver class calls the old and
+// the new version for every witness (inputs embedded as constants) and prints one line per
+// witness per version; the output is parsed back into analysis::Replay records.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "pasda/jvm/loader.hpp"
+#include "pasda/product/assembler.hpp"
+#include "pasda/witness/witness.hpp"
+#include "render.hpp"
+
+namespace pasda::witness {
+
+namespace fs = std::filesystem;
+using jvm::Opcode;
+
+namespace {
+
+constexpr const char* kTag = "PASDA-REPLAY";
+
+std::string findJava(const std::string& configured) {
+  auto executable = [](const fs::path& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); };
+  if (!configured.empty()) return executable(configured) ? configured : "";
+  if (const char* home = std::getenv("JAVA_HOME"); home && *home) {
+    fs::path p = fs::path(home) / "bin" / "java";
+    if (executable(p)) return p.string();
+  }
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    std::string dir;
+    while (std::getline(ss, dir, ':')) {
+      if (dir.empty()) continue;
+      fs::path p = fs::path(dir) / "java";
+      if (executable(p)) return p.string();
+    }
+  }
+  return "";
+}
+
+void pushConstant(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, std::uint64_t bits) {
+  switch (t.kind) {
+    case 'J':
+      a.op(Opcode::ldc2_w);
+      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
+      break;
+    case 'D':
+      a.op(Opcode::ldc2_w);
+      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
+      a.invoke(Opcode::invokestatic, "java/lang/Double", "longBitsToDouble", "(J)D");
+      break;
+    case 'F':
+      a.op(Opcode::ldc_w);
+      a.u2(pool.addInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))));
+      a.invoke(Opcode::invokestatic, "java/lang/Float", "intBitsToFloat", "(I)F");
+      break;
+    case 'L': case '[':
+      a.op(Opcode::aconst_null);
+      break;
+    default: {
+      auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+      if (t.kind == 'Z') v = bits ? 1 : 0;
+      if (v >= -32768 && v <= 32767) {
+        a.iconst(v);
+      } else {
+        a.op(Opcode::ldc_w);
+        a.u2(pool.addInteger(v));
+      }
+    }
+  }
+}
+
+void printString(product::Assembler& a, const std::string& s, bool newline) {
+  a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+  a.ldcString(s);
+  a.invoke(Opcode::invokevirtual, "java/io/PrintStream", newline ? "println" : "print", "(Ljava/lang/String;)V");
+}
+
+// One version's call for witness `w`: try { r = call; } catch (Throwable t) { print throw }.
+void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::ExceptionHandler>& handlers,
+              const std::string& owner, const std::string& method, const jvm::MethodDesc& md,
+              const std::string& descriptor, const std::vector<InputValue>& in, const std::string& prefix) {
+  const char rk = md.ret.kind;
+  std::uint16_t start = a.here();
+  for (std::size_t i = 0; i < md.params.size(); ++i) pushConstant(a, cf.pool, md.params[i], i < in.size() ? in[i].bits : 0);
+  a.invoke(Opcode::invokestatic, owner, method, descriptor);
+  // Turn the result into an int or long to print: raw bits of floating values.
+  char printed = 'I';
+  switch (rk) {
+    case 'V': printed = 'V'; break;
+    case 'D': a.invoke(Opcode::invokestatic, "java/lang/Double", "doubleToRawLongBits", "(D)J"); printed = 'J'; break;
+    case 'F': a.invoke(Opcode::invokestatic, "java/lang/Float", "floatToRawIntBits", "(F)I"); break;
+    case 'J': printed = 'J'; break;
+    case 'L': case '[': {
+      int nonNull = a.newLabel(), done = a.newLabel();
+      a.jump(Opcode::ifnonnull, nonNull);
+      a.iconst(0);
+      a.jump(Opcode::goto_, done);
+      a.bind(nonNull);
+      a.iconst(1);
+      a.bind(done);
+      break;
+    }
+    default: break;
+  }
+  if (printed != 'V') a.store(printed, 0);
+  std::uint16_t end = a.here();
+  int after = a.newLabel();
+  if (printed == 'V') {
+    printString(a, prefix + " void", true);
+  } else {
+    printString(a, prefix + " ret ", false);
+    a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+    a.load(printed, 0);
+    a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", printed == 'J' ? "(J)V" : "(I)V");
+  }
+  a.jump(Opcode::goto_, after);
+  std::uint16_t handler = a.here();
+  a.store('L', 2);
+  printString(a, prefix + " throw ", false);
+  a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+  a.load('L', 2);
+  a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
+  a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+  a.bind(after);
+  handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
+}
+
+jvm::Method codeMethod(jvm::ClassFile& cf, const std::string& name, const std::string& desc, std::vector<std::uint8_t> code,
+                       std::uint16_t maxStack, std::uint16_t maxLocals, std::vector<jvm::ExceptionHandler> handlers) {
+  jvm::Method m;
+  m.access_flags = jvm::acc::Public | jvm::acc::Static;
+  m.name = name;
+  m.descriptor = desc;
+  m.name_index = cf.pool.addUtf8(name);
+  m.descriptor_index = cf.pool.addUtf8(desc);
+  jvm::Code c;
+  c.max_stack = maxStack;
+  c.max_locals = maxLocals;
+  c.bytes = std::move(code);
+  c.handlers = std::move(handlers);
+  m.code = std::move(c);
+  jvm::Attribute attr;
+  attr.name_index = cf.pool.addUtf8("Code");
+  m.attributes.push_back(attr);
+  return m;
+}
+
+jvm::ClassFile buildDriver(const std::string& name, const std::string& oldClass, const std::string& newClass,
+                           const std::string& method, const std::string& descriptor,
+                           const std::vector<std::vector<InputValue>>& inputs) {
+  jvm::MethodDesc md = jvm::parseMethodDescriptor(descriptor);
+  jvm::ClassFile cf;
+  cf.major_version = 49;
+  cf.minor_version = 0;
+  cf.access_flags = jvm::acc::Public | jvm::acc::Super;
+  cf.this_class = cf.pool.addClass(name);
+  cf.super_class = cf.pool.addClass("java/lang/Object");
+  const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 6);
+  for (std::size_t w = 0; w < inputs.size(); ++w) {
+    product::Assembler a(cf.pool);
+    std::vector<jvm::ExceptionHandler> handlers;
+    std::string base = std::string(kTag) + " " + std::to_string(w);
+    emitCall(a, cf, handlers, oldClass, method, md, descriptor, inputs[w], base + " old");
+    emitCall(a, cf, handlers, newClass, method, md, descriptor, inputs[w], base + " new");
+    a.op(Opcode::return_);
+    cf.methods.push_back(codeMethod(cf, "w" + std::to_string(w), "()V", a.finish(), maxStack, 3, std::move(handlers)));
+  }
+  product::Assembler a(cf.pool);
+  for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
+  printString(a, std::string(kTag) + " done", true);
+  a.op(Opcode::return_);
+  cf.methods.push_back(codeMethod(cf, "main", "([Ljava/lang/String;)V", a.finish(), 3, 1, {}));
+  return cf;
+}
+
+// Run a command with a wall-clock limit, collecting stdout and stderr. False on spawn failure.
+bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::string& output, bool& timedOut) {
+  int fds[2];
+  if (::pipe(fds) != 0) return false;
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, 0);
+    std::vector<char*> args;
+    for (const auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long long>(timeoutS * 1000));
+  timedOut = false;
+  char buf[4096];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      timedOut = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (output.size() < (64u << 20)) output.append(buf, static_cast<std::size_t>(n));
+  }
+  if (timedOut) ::kill(pid, SIGKILL);
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
+struct Observed {
+  bool seen = false;
+  enum { Value, Void, Throw } kind = Value;
+  std::uint64_t bits = 0;
+  std::string exception;
+};
+
+}  // namespace
+
+std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+                                                        const std::string& oldClass, const std::string& newClass,
+                                                        const std::string& method, const std::string& descriptor,
+                                                        const std::vector<std::vector<InputValue>>& inputs) {
+  std::string java = findJava(env.java);
+  if (java.empty()) return std::nullopt;
+  std::vector<analysis::Replay> out(inputs.size());
+  for (auto& r : out) r.engine = "jvm";
+  if (inputs.empty()) return out;
+  auto failAll = [&](const std::string& why) {
+    for (auto& r : out) r.note = why;
+    return out;
+  };
+  jvm::MethodDesc md;
+  try {
+    md = jvm::parseMethodDescriptor(descriptor);
+  } catch (const std::exception& e) {
+    return failAll(std::string("bad descriptor: ") + e.what());
+  }
+  auto internal = [](std::string s) {
+    for (char& c : s)
+      if (c == '.') c = '/';
+    return s;
+  };
+  const std::string driver =
+      "PasdaReplayDriver" + std::to_string(::getpid()) + "_" +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000007);
+  fs::path file = fs::path(classDir) / (driver + ".class");
+  try {
+    jvm::ClassFile cf = buildDriver(driver, internal(oldClass), internal(newClass), method, descriptor, inputs);
+    std::vector<std::uint8_t> bytes = jvm::writeClass(cf);
+    std::ofstream f(file, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!f) return failAll("cannot write the replay driver to " + file.string());
+  } catch (const std::exception& e) {
+    return failAll(std::string("cannot build the replay driver: ") + e.what());
+  }
+  std::string output;
+  bool timedOut = false;
+  bool ran = runWithTimeout({java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classDir, driver},
+                            env.jvm_timeout_s, output, timedOut);
+  std::error_code ec;
+  fs::remove(file, ec);
+  if (!ran) return failAll("cannot start " + java);
+
+  std::map<std::pair<std::size_t, int>, Observed> seen;
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream ls(line);
+    std::string tag, side, what, rest;
+    std::size_t w = 0;
+    if (!(ls >> tag >> w >> side >> what) || tag != kTag || w >= inputs.size() || (side != "old" && side != "new")) continue;
+    Observed o;
+    o.seen = true;
+    if (what == "void") {
+      o.kind = Observed::Void;
+    } else if (what == "throw") {
+      ls >> o.exception;
+      o.kind = Observed::Throw;
+    } else if (what == "ret") {
+      long long v = 0;
+      if (!(ls >> v)) continue;
+      o.bits = static_cast<std::uint64_t>(v);
+      if (md.ret.kind == 'F') o.bits &= 0xFFFFFFFFull;
+    } else {
+      continue;
+    }
+    seen[{w, side == "old" ? 1 : 2}] = o;
+  }
+  for (std::size_t w = 0; w < inputs.size(); ++w) {
+    analysis::Replay& r = out[w];
+    const Observed& a = seen[{w, 1}];
+    const Observed& b = seen[{w, 2}];
+    if (!a.seen || !b.seen) {
+      r.note = timedOut ? "the JVM did not finish within the replay timeout" : "no output from the JVM for this witness";
+      continue;
+    }
+    auto text = [&](const Observed& o) {
+      if (o.kind == Observed::Void) return std::string(detail::voidText());
+      if (o.kind == Observed::Throw) return detail::throwsText(o.exception);
+      return detail::literal(md.ret.kind, o.bits);
+    };
+    r.old_out = text(a);
+    r.new_out = text(b);
+    if (a.kind != b.kind) {
+      r.differs = true;
+    } else if (a.kind == Observed::Throw) {
+      r.differs = a.exception != b.exception;
+    } else if (a.kind == Observed::Value) {
+      if (md.ret.kind == 'L' || md.ret.kind == '[') {
+        if (a.bits || b.bits) r.note = "object results are not compared";
+        r.differs = a.bits != b.bits;
+      } else {
+        r.differs = !detail::javaEqual(md.ret.kind, a.bits, b.bits);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace pasda::witness

@@ -1,0 +1,28 @@
+// Internal to witness: rendering of concrete Java values and Java's equality on raw bits,
+// shared by the interpreter replay, the JVM replay and the JUnit emitter so that all three
+// speak about a value in the same words.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::witness::detail {
+
+/// A pasteable Java literal of a value of descriptor kind `kind` ('I', 'D', ...) from raw bits
+/// as stored in terms::Node::bits (ints sign-extended, floats/doubles raw IEEE bits).
+std::string literal(char kind, std::uint64_t bits);
+
+/// Java's equality of two values of one kind: Double.equals/Float.equals for floating kinds.
+bool javaEqual(char kind, std::uint64_t a, std::uint64_t b);
+
+/// Renderings of effects used in analysis::Replay.
+inline std::string throwsText(const std::string& dottedClass) { return "throws " + dottedClass; }
+inline const char* voidText() { return "void"; }
+
+/// The descriptor kind as a value of a term sort would need it ('Z','B','C','S' behave as 'I').
+inline char valueKind(char kind) { return (kind == 'Z' || kind == 'B' || kind == 'C' || kind == 'S') ? 'I' : kind; }
+
+}  // namespace pasda::witness::detail

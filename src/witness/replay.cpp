@@ -1,0 +1,200 @@
+// Concrete replay of witness inputs in the interpreter (Java semantics), and the rendering of
+// concrete values shared by all replays.
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "pasda/jvm/errors.hpp"
+#include "pasda/symexec/concrete.hpp"
+#include "pasda/witness/witness.hpp"
+#include "render.hpp"
+
+namespace pasda::witness {
+
+namespace detail {
+
+namespace {
+
+// Shortest round-trip digits in Java's literal syntax: "1.0E10", "0.1", "-0.0".
+template <class F>
+std::string javaDigits(F v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  std::string mant = s, exp;
+  auto e = s.find('e');
+  if (e != std::string::npos) {
+    mant = s.substr(0, e);
+    exp = "E" + std::to_string(std::stoi(s.substr(e + 1)));
+  }
+  if (mant.find('.') == std::string::npos) mant += ".0";
+  return mant + exp;
+}
+
+}  // namespace
+
+std::string literal(char kind, std::uint64_t bits) {
+  const auto i = static_cast<std::int64_t>(bits);
+  switch (kind) {
+    case 'Z': return bits ? "true" : "false";
+    case 'C': {
+      auto c = static_cast<std::uint16_t>(bits);
+      if (c >= 32 && c < 127 && c != '\'' && c != '\\') return std::string("'") + static_cast<char>(c) + "'";
+      return "(char) " + std::to_string(c);
+    }
+    case 'B': return "(byte) " + std::to_string(static_cast<std::int8_t>(bits));
+    case 'S': return "(short) " + std::to_string(static_cast<std::int16_t>(bits));
+    case 'I': return std::to_string(static_cast<std::int32_t>(bits));
+    case 'J': return std::to_string(i) + "L";
+    case 'F': {
+      float f;
+      auto u = static_cast<std::uint32_t>(bits);
+      std::memcpy(&f, &u, 4);
+      if (std::isnan(f)) return "Float.NaN";
+      if (std::isinf(f)) return f > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
+      return javaDigits(f) + "f";
+    }
+    case 'D': {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      if (std::isnan(d)) return "Double.NaN";
+      if (std::isinf(d)) return d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
+      return javaDigits(d);
+    }
+    case 'V': return voidText();
+    default: return bits == 0 ? "null" : "<object>";
+  }
+}
+
+bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
+  switch (kind) {
+    case 'F': {
+      float x, y;
+      auto ua = static_cast<std::uint32_t>(a), ub = static_cast<std::uint32_t>(b);
+      std::memcpy(&x, &ua, 4);
+      std::memcpy(&y, &ub, 4);
+      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+      return ua == ub;
+    }
+    case 'D': {
+      double x, y;
+      std::memcpy(&x, &a, 8);
+      std::memcpy(&y, &b, 8);
+      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+      return a == b;
+    }
+    case 'Z': return (a != 0) == (b != 0);
+    case 'B': case 'C': case 'S': case 'I':
+      return static_cast<std::uint32_t>(a) == static_cast<std::uint32_t>(b);
+    default: return a == b;
+  }
+}
+
+}  // namespace detail
+
+std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v) { return detail::literal(type.kind, v.bits); }
+
+namespace {
+
+struct Rendered {
+  std::string text;
+  bool concrete = true;  // a literal value (or no value at all)
+  enum { Value, Void, Throw, None } kind = None;
+  std::uint64_t bits = 0;
+  std::string exception;
+};
+
+Rendered render(terms::TermManager& tm, const symexec::ExecEffect& e, const jvm::TypeDesc& ret) {
+  Rendered r;
+  switch (e.kind) {
+    case symexec::ExecEffect::Kind::Return:
+      r.kind = Rendered::Value;
+      if (e.value && tm.isLit(e.value)) {
+        r.bits = tm.node(e.value).bits;
+        r.text = detail::literal(ret.kind, r.bits);
+      } else {
+        r.concrete = false;
+        r.text = e.value ? tm.toString(e.value) : "?";
+      }
+      break;
+    case symexec::ExecEffect::Kind::Void:
+      r.kind = Rendered::Void;
+      r.text = detail::voidText();
+      break;
+    case symexec::ExecEffect::Kind::Throw:
+      r.kind = Rendered::Throw;
+      r.exception = jvm::toDottedName(e.exception);
+      r.text = detail::throwsText(r.exception);
+      break;
+    case symexec::ExecEffect::Kind::None:
+      r.text = "no effect";
+      break;
+  }
+  return r;
+}
+
+}  // namespace
+
+analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs) {
+  analysis::Replay out;
+  out.engine = "interp";
+  if (!env.program || !env.product_run) {
+    out.note = "no product program to replay on";
+    return out;
+  }
+  terms::TermManager tm(terms::Arith::Java);
+  std::vector<terms::Term> args;
+  for (const InputValue& v : inputs) args.push_back(v.sort == terms::Sort::Ref ? tm.nullRef() : tm.lit(v.sort, v.bits));
+  symexec::ExecOptions o;
+  o.product_class = env.product_class;
+  o.deadline = symexec::Clock::now() +
+               std::chrono::microseconds(static_cast<long long>(std::max(0.01, env.interp_timeout_s) * 1e6));
+  symexec::ConcreteRun run;
+  try {
+    run = symexec::runConcrete(*env.program, tm, *env.product_run, args, o);
+  } catch (const std::exception& e) {
+    out.note = std::string("replay failed: ") + e.what();
+    return out;
+  }
+  if (!run.completed) {
+    out.note = "replay incomplete: " + run.error;
+    return out;
+  }
+  const symexec::RawPartition& p = run.partition;
+  if (!p.product_compare) {
+    out.note = "replay did not reach the product's comparison";
+    return out;
+  }
+  const jvm::TypeDesc& ret = env.product_run->desc.ret;
+  Rendered a = render(tm, p.old_effect, ret), b = render(tm, p.new_effect, ret);
+  out.old_out = a.text;
+  out.new_out = b.text;
+  if (a.kind != b.kind) {
+    out.differs = true;
+  } else if (a.kind == Rendered::Throw) {
+    out.differs = a.exception != b.exception;
+  } else if (a.kind == Rendered::Value) {
+    if (a.concrete && b.concrete) {
+      out.differs = !detail::javaEqual(ret.kind, a.bits, b.bits);
+    } else if (p.old_effect.value != p.new_effect.value) {
+      out.note = "outputs are not concrete values; not compared";
+    }
+  }
+  // Extra observed state (issue 7): literal values compared like return values.
+  if (!out.differs && p.old_effect.state.size() == p.new_effect.state.size()) {
+    for (std::size_t i = 0; i < p.old_effect.state.size(); ++i) {
+      terms::Term x = p.old_effect.state[i].second, y = p.new_effect.state[i].second;
+      if (x == y || !x || !y) continue;
+      if (tm.isLit(x) && tm.isLit(y) && tm.sort(x) == tm.sort(y)) {
+        char k = tm.sort(x) == terms::Sort::Double ? 'D' : tm.sort(x) == terms::Sort::Float ? 'F' : 'J';
+        if (!detail::javaEqual(k, tm.node(x).bits, tm.node(y).bits)) {
+          out.differs = true;
+          out.note = "state " + p.old_effect.state[i].first + " differs";
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace pasda::witness

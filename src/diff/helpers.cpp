@@ -118,17 +118,17 @@ bool HelperOracle::sameCode(const std::string& key) {
   return true;
 }
 
-std::vector<std::string> HelperOracle::callees(const std::string& key) {
+std::vector<std::string> HelperOracle::callees(const std::string& key, int v) {
   std::vector<std::string> out;
-  const MethodFacts* a = facts(0, key);
+  const MethodFacts* a = facts(v, key);
   if (a == nullptr) return out;
   for (const auto& insn : a->cfg.insns) {
     if (insn.op != Opcode::invokestatic && insn.op != Opcode::invokespecial && insn.op != Opcode::invokevirtual &&
         insn.op != Opcode::invokeinterface)
       continue;
-    if (insn.member.owner != norm_.name(0)) continue;
+    if (insn.member.owner != norm_.name(v)) continue;
     std::string k = memberKey(insn.member);
-    if (cls_[0]->findMethod(insn.member.name, insn.member.descriptor) == nullptr) continue;  // inherited
+    if (cls_[v]->findMethod(insn.member.name, insn.member.descriptor) == nullptr) continue;  // inherited
     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
   }
   return out;

@@ -24,8 +24,8 @@ class HelperOracle {
   /// Why `insn` (of the OLD version, in code where `prev` precedes it) may not be part of an
   /// abstracted region: "" if allowed. Returns are reported as not allowed.
   std::string forbidden(const jvm::Instruction& insn, const jvm::Instruction* prev);
-  /// Methods of this class called (directly) by `key` in the old version.
-  std::vector<std::string> callees(const std::string& key);
+  /// Methods of this class called (directly) by `key` in version v (0 old, 1 new).
+  std::vector<std::string> callees(const std::string& key, int v = 0);
   /// Static fields of the class that may be read inside a region (final, primitive, and a
   /// class initialiser identical in both versions).
   bool constantField(const jvm::MemberRef& f) const;

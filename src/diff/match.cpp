@@ -24,7 +24,9 @@ const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& met
 }
 
 void collectHelpers(detail::HelperOracle& helpers, const std::string& method, MatchResult& r) {
-  std::vector<std::string> todo = helpers.callees(method), seen;
+  // Helpers reachable from the method in either version, old version's order first.
+  std::vector<std::string> todo = helpers.callees(method, 0), seen;
+  for (auto& c : helpers.callees(method, 1)) todo.push_back(c);
   while (!todo.empty()) {
     std::string k = todo.front();
     todo.erase(todo.begin());
@@ -37,7 +39,9 @@ void collectHelpers(detail::HelperOracle& helpers, const std::string& method, Ma
     } else {
       r.notes.push_back("helper " + k + " differs between the versions (or calls one that does)");
     }
-    for (auto& c : helpers.callees(k)) todo.push_back(c);
+    for (int v = 0; v < 2; ++v) {
+      for (auto& c : helpers.callees(k, v)) todo.push_back(c);
+    }
   }
 }
 

@@ -153,6 +153,16 @@ TEST(MatcherBenchmark, EveryPairMatchesWithoutErrorsAndRegionsKeepTheInvariants)
     total += static_cast<int>(m.regions.size());
     withRegions += m.regions.empty() ? 0 : 1;
     for (const auto& r : m.regions) loops += r.whole_loop ? 1 : 0;
+    // Every other method present in both versions (helpers, constructors) as the entry too.
+    for (const auto& mm : cls[0].methods) {
+      const auto* other = cls[1].findMethod(mm.name, mm.descriptor);
+      if (mm.name == c.method || !mm.code || other == nullptr || !other->code) continue;
+      std::string key = mm.name + ":" + mm.descriptor;
+      SCOPED_TRACE(key);
+      pasda::diff::MatchResult h;
+      ASSERT_NO_THROW(h = pasda::diff::match(cls[0], cls[1], key));
+      checkRegions(c, cls, h, key);
+    }
   }
   // The benchmark's pairs are small edits of the same method: most have unchanged code.
   EXPECT_GT(withRegions, static_cast<int>(cases.size()) / 2);

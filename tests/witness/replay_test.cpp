@@ -1,0 +1,126 @@
+// Replay of witness inputs: the interpreter's concrete mode on the product, and a real JVM
+// running a generated driver; both must tell the same story.
+#include <cmath>
+#include <limits>
+
+#include "witness/support.hpp"
+
+namespace wtest {
+namespace {
+
+using pasda::witness::replayInterp;
+
+TEST(ReplayInterp, Listing2DiffersOnlyAtTheChangedBoundary) {
+  Pair p("e2e/listing2", "fixtures/listing2/Listing2", "scale", "(DI)D");
+  auto r = replayInterp(p.env(), {D(1.5), I(10)});
+  EXPECT_EQ(r.engine, "interp");
+  EXPECT_TRUE(r.differs) << r.note;
+  EXPECT_EQ(r.old_out, "3.0");
+  EXPECT_EQ(r.new_out, "11.5");
+
+  auto same = replayInterp(p.env(), {D(1.5), I(3)});
+  EXPECT_FALSE(same.differs) << same.note;
+  EXPECT_EQ(same.old_out, "4.5");
+  EXPECT_EQ(same.new_out, "4.5");
+
+  auto big = replayInterp(p.env(), {D(-0.0), I(11)});  // both take x * 2: -0.0 on both sides
+  EXPECT_FALSE(big.differs);
+  EXPECT_EQ(big.old_out, "-0.0");
+}
+
+TEST(ReplayInterp, ExceptionsAreComparedByClass) {
+  Pair p("witness/mixed", "fixtures/witness/mixed/Mixed", "calc", "(DI)D");
+  auto r = replayInterp(p.env(), {D(1.0), I(0)});
+  EXPECT_TRUE(r.differs);
+  EXPECT_EQ(r.old_out, "throws java.lang.IllegalArgumentException");
+  EXPECT_EQ(r.new_out, "throws java.lang.IllegalStateException");
+
+  Pair d("witness/mixed", "fixtures/witness/mixed/Mixed", "div", "(II)I");
+  auto t = replayInterp(d.env(), {I(101), I(0)});  // old divides by zero, new by one
+  EXPECT_TRUE(t.differs);
+  EXPECT_EQ(t.old_out, "throws java.lang.ArithmeticException");
+  EXPECT_EQ(t.new_out, "101");
+  auto e = replayInterp(d.env(), {I(5), I(7)});
+  EXPECT_FALSE(e.differs);
+  EXPECT_EQ(e.old_out, "-2");
+}
+
+TEST(ReplayInterp, NaNEqualsNaNUnderDoubleEquals) {
+  Pair p("witness/mixed", "fixtures/witness/mixed/Mixed", "calc", "(DI)D");
+  auto r = replayInterp(p.env(), {D(std::numeric_limits<double>::quiet_NaN()), I(2)});
+  EXPECT_FALSE(r.differs);
+  EXPECT_EQ(r.old_out, "Double.NaN");
+  auto between = replayInterp(p.env(), {D(3.25), I(1)});  // 4.25 vs 3.25
+  EXPECT_TRUE(between.differs);
+  EXPECT_EQ(between.old_out, "4.25");
+  EXPECT_EQ(between.new_out, "3.25");
+}
+
+TEST(ReplayInterp, MissingProgramIsAReportedFailureNotACrash) {
+  pasda::witness::ReplayEnv env;
+  auto r = replayInterp(env, {I(1)});
+  EXPECT_FALSE(r.differs);
+  EXPECT_FALSE(r.note.empty());
+}
+
+// Every witness of a run in one JVM, compared with the interpreter's replay of the same inputs.
+void expectAgreement(const Pair& p, const std::string& tag, const std::vector<std::vector<InputValue>>& inputs) {
+  TempDir dir(tag);
+  auto jvm = p.jvm(dir.path, inputs);
+  ASSERT_TRUE(jvm.has_value()) << "java is installed on the build machine";
+  ASSERT_EQ(jvm->size(), inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto in = replayInterp(p.env(), inputs[i]);
+    const auto& j = (*jvm)[i];
+    SCOPED_TRACE("witness " + std::to_string(i));
+    EXPECT_EQ(j.engine, "jvm");
+    EXPECT_TRUE(j.note.empty()) << j.note;
+    EXPECT_EQ(j.old_out, in.old_out);
+    EXPECT_EQ(j.new_out, in.new_out);
+    EXPECT_EQ(j.differs, in.differs);
+  }
+}
+
+TEST(ReplayJvm, AgreesWithInterpreterOnListing2) {
+  Pair p("e2e/listing2", "fixtures/listing2/Listing2", "scale", "(DI)D");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expectAgreement(p, "l2", {{D(1.5), I(10)}, {D(1.5), I(3)}, {D(-0.0), I(11)}, {D(nan), I(10)},
+                            {D(1e308), I(10)}, {D(0.1), I(2147483647)}, {D(-4.9e-324), I(-2147483647 - 1)}});
+}
+
+TEST(ReplayJvm, AgreesWithInterpreterOnExceptionsAndNarrowTypes) {
+  Pair calc("witness/mixed", "fixtures/witness/mixed/Mixed", "calc", "(DI)D");
+  expectAgreement(calc, "calc", {{D(1.0), I(0)}, {D(3.25), I(1)}, {D(7.0), I(3)}, {D(3.0), I(-1)}});
+  Pair div("witness/mixed", "fixtures/witness/mixed/Mixed", "div", "(II)I");
+  expectAgreement(div, "div", {{I(101), I(0)}, {I(101), I(-1)}, {I(5), I(7)}, {I(2147483647), I(-1)}});
+  Pair widen("witness/mixed", "fixtures/witness/mixed/Mixed", "widen", "(ISCZF)J");
+  expectAgreement(widen, "widen",
+                  {{I(3), I(-7), I(65), I(1), F(2.75f)}, {I(3), I(-7), I(65), I(0), F(2.75f)},
+                   {I(-2147483647 - 1), I(32767), I(65535), I(1), F(std::numeric_limits<float>::infinity())}});
+}
+
+TEST(ReplayJvm, TranscendentalResultsAgreeOnTheDifference) {
+  Pair p("witness/mixed", "fixtures/witness/mixed/Mixed", "wave", "(D)D");
+  TempDir dir("wave");
+  std::vector<std::vector<InputValue>> in = {{D(1.0)}, {D(4.0)}, {D(2.999)}, {D(100.5)}};
+  auto jvm = p.jvm(dir.path, in);
+  ASSERT_TRUE(jvm.has_value());
+  const bool expected[] = {false, true, false, true};
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ((*jvm)[i].differs, expected[i]) << i;
+    EXPECT_EQ(replayInterp(p.env(), in[i]).differs, expected[i]) << i;
+  }
+}
+
+TEST(ReplayJvm, AbsentJavaGivesNullopt) {
+  Pair p("e2e/listing2", "fixtures/listing2/Listing2", "scale", "(DI)D");
+  pasda::witness::ReplayEnv env = p.env();
+  env.java = "/nonexistent/bin/java";
+  TempDir dir("nojava");
+  EXPECT_FALSE(pasda::witness::replayJvm(dir.path.string(), env, p.oldName(), p.newName(), "scale", "(DI)D",
+                                         {{D(1.0), I(1)}})
+                   .has_value());
+}
+
+}  // namespace
+}  // namespace wtest

@@ -46,6 +46,10 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
   p.product = product::buildProduct(spec);
   p.old_classpath = oldV.classpath;
   p.new_classpath = newV.classpath;
+  p.orig_old = oldV.cls;
+  p.orig_new = newV.cls;
+  p.orig_old_name = oldV.cls.name();
+  p.orig_new_name = newV.cls.name();
   return p;
 }
 
@@ -67,7 +71,7 @@ std::string emitProduct(const Version& oldV, const Version& newV, const std::str
   return jvm::toDottedName(p.product_name);
 }
 
-RunResult analyze(const Version& oldV, const Version& newV, const Options& o) {
+RunResult analyze(const Version& oldV, const Version& newV, const Options& o, RunMonitor* monitor) {
   const auto t0 = Clock::now();
   const auto deadline = o.timeout_s > 0 ? t0 + std::chrono::microseconds(static_cast<long long>(o.timeout_s * 1e6))
                                         : Clock::time_point::max();
@@ -111,7 +115,9 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o) {
   }
   run.steps.initialization = since(t0);
 
+  if (monitor) monitor->header(run);
   IterationEnv env;
+  env.monitor = monitor;
   env.options = &o;
   env.deadline = deadline;
   env.run_start = t0;

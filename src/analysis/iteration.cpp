@@ -12,6 +12,17 @@ namespace {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+std::string lineRange(const std::vector<int>& lines) {
+  if (lines.empty()) return "-";
+  return lines.front() == lines.back() ? std::to_string(lines.front())
+                                       : std::to_string(lines.front()) + "-" + std::to_string(lines.back());
+}
+
+}  // namespace
+
+std::string regionKey(int id) { return "R" + std::to_string(id); }
+std::string helperKey(const std::string& helper) { return "H" + helper.substr(0, helper.find(':')); }
+
 void loadProgram(const IterationEnv& env, symexec::Program& program) {
   const Prepared& p = env.prepared;
   program.add(symexec::kProduct, p.product.product);
@@ -22,13 +33,67 @@ void loadProgram(const IterationEnv& env, symexec::Program& program) {
   program.setClassPath(symexec::kNew, p.new_classpath);
 }
 
-}  // namespace
+void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
+                      symexec::ExecOptions& eo, IterationResult& it) {
+  const Prepared& p = env.prepared;
+  for (const std::string& h : abs.helpers) {
+    eo.abstracted_methods.insert(p.old_name + "." + h);
+    eo.abstracted_methods.insert(p.new_name + "." + h);
+    it.uifs.push_back("helper_" + h.substr(0, h.find(':')) + ": calls of the identical helper " + h);
+  }
+  if (!match) return;
+  for (const diff::Region& r : match->regions) {
+    if (!abs.regions.count(r.id)) continue;
+    std::string fn = "UIF_" + std::to_string(r.id);
+    for (int side : {0, 1}) {
+      symexec::RegionHook h;
+      h.side = side == 0 ? symexec::kOld : symexec::kNew;
+      h.method = (side == 0 ? p.old_name : p.new_name) + "." + r.method;
+      h.start_pc = r.start_pc[side];
+      h.exit_pc = r.exit_pc[side];
+      h.fn = fn;
+      for (const diff::RegionVar& v : r.inputs) h.inputs.emplace_back(v.slot[side], v.type);
+      for (const diff::RegionVar& v : r.outputs) {
+        h.outputs.emplace_back(v.slot[side], v.type);
+        h.output_names.push_back(v.name);
+      }
+      eo.regions.push_back(std::move(h));
+    }
+    std::string ins, outs;
+    for (const auto& v : r.inputs) ins += (ins.empty() ? "" : ", ") + v.name;
+    for (const auto& v : r.outputs) outs += (outs.empty() ? "" : ", ") + v.name;
+    it.uifs.push_back(fn + ": (" + outs + ") := " + fn + "(" + ins + "), old lines " + lineRange(r.lines[0]) +
+                      " pc " + std::to_string(r.start_pc[0]) + "-" + std::to_string(r.exit_pc[0]) + ", new lines " +
+                      lineRange(r.lines[1]) + " pc " + std::to_string(r.start_pc[1]) + "-" +
+                      std::to_string(r.exit_pc[1]));
+  }
+}
 
-IterationResult runProductIteration(IterationEnv& env, const Abstraction& abs, int index, StepTimes& steps) {
+void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<std::string, int>& counts) {
+  if (!root || !tm.containsUif(root)) return;
+  std::vector<terms::Term> stack{root};
+  std::set<std::uint32_t> seen;
+  while (!stack.empty()) {
+    terms::Term t = stack.back();
+    stack.pop_back();
+    if (!seen.insert(t.id).second) continue;
+    const terms::Node& n = tm.node(t);
+    if (n.op == terms::Op::Apply && n.fun == terms::FunKind::Uif && n.name.rfind("UIF_", 0) == 0) {
+      std::size_t end = n.name.find('_', 4);
+      counts[regionKey(std::stoi(n.name.substr(4, end - 4)))] += 1;
+    } else if (n.op == terms::Op::Apply && n.fun == terms::FunKind::Helper && n.name.rfind("helper_", 0) == 0) {
+      counts["H" + n.name.substr(7)] += 1;
+    }
+    for (terms::Term c : n.args)
+      if (tm.containsUif(c)) stack.push_back(c);
+  }
+}
+
+IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
+                                    int index, StepTimes& steps, UifUsage* usage) {
   const Options& o = *env.options;
   IterationResult it;
   it.index = index;
-  for (const std::string& h : abs.helpers) it.uifs.push_back("helper " + h);
   const auto t0 = Clock::now();
   double classifySeconds = 0;
   try {
@@ -50,21 +115,43 @@ IterationResult runProductIteration(IterationEnv& env, const Abstraction& abs, i
 
     symexec::ExecOptions eo;
     eo.depth_limit = o.depth_limit;
+    // Exploration stops a little before the run's deadline so that the wrap-up (classifying
+    // the last partition, writing results) still ends within it.
     eo.deadline = env.deadline;
-    eo.solver_timeout_ms = so.timeout_ms;
+    if (env.deadline != Clock::time_point::max()) {
+      auto margin = std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
+      eo.deadline = env.deadline - margin;
+    }
+    eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(so.timeout_ms, 250u);
     eo.max_array_length = o.max_array_length;
     eo.product_class = p.product_name;
-    eo.abstracted_methods = abs.helpers;
+    applyAbstraction(env, match, abs, eo, it);
+    if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
     int n = 0;
     auto sink = [&](const symexec::RawPartition& raw, solver::Solver& s) {
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
+      if (usage && !abs.empty()) {
+        std::map<std::string, int> inPc, inOld, inNew;
+        for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
+        countAbstractions(tm, raw.old_effect.value, inOld);
+        countAbstractions(tm, raw.new_effect.value, inNew);
+        for (auto& [k, c] : inOld) usage->in_old[k] += c;
+        for (auto& [k, c] : inNew) usage->in_new[k] += c;
+        bool undecided = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE;
+        for (auto* m : {&inPc, &inOld, &inNew})
+          for (auto& [k, c] : *m) {
+            usage->seen.insert(k);
+            if (undecided) usage->in_undecided.insert(k);
+          }
+      }
       if (o.mode == "prv") {
         r.result = classify::withoutBestEffort(r.result);
         r.output_class = classify::withoutBestEffort(r.output_class);
       }
+      if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
       classifySeconds += since(tc);
     };
@@ -93,10 +180,53 @@ IterationResult runProductIteration(IterationEnv& env, const Abstraction& abs, i
 
 void runTool(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
-  Abstraction none;
-  run.iterations.push_back(runProductIteration(env, none, 1, run.steps));
-  if (o.mode == "prv") return;
-  // Later iterations (UIF abstraction and refinement) are added by the matcher stage.
+  const Prepared& p = env.prepared;
+  auto decisive = [](Verdict v) { return v == Verdict::EQ || v == Verdict::NEQ || v == Verdict::ERROR; };
+  auto timeLeft = [&] { return Clock::now() < env.deadline; };
+  const bool summary = o.mode == "ardiff" || o.mode == "dse";
+
+  if (o.mode == "pasda" || o.mode == "prv") {
+    run.iterations.push_back(runProductIteration(env, nullptr, Abstraction{}, 1, run.steps, nullptr));
+    if (env.monitor) env.monitor->endIteration(run.iterations.back());
+    if (o.mode == "prv" || decisive(run.iterations.back().result) || !timeLeft()) return;
+  }
+
+  // Later iterations (PASDA) and every iteration of ARDiff/DSE abstract unchanged code.
+  auto ti = Clock::now();
+  diff::MatchResult match;
+  try {
+    match = diff::match(p.orig_old, p.orig_new, p.name + ":" + p.descriptor);
+  } catch (const std::exception& e) {
+    run.warnings.push_back(std::string("unchanged-block matching failed: ") + e.what());
+  }
+  Abstraction abs;
+  for (const diff::Region& r : match.regions) abs.regions.insert(r.id);
+  for (const std::string& h : match.identical_helpers) abs.helpers.insert(h);
+  run.steps.instrumentation += since(ti);
+  if (!summary && abs.empty()) return;  // nothing to abstract: iteration 1 stands
+
+  int index = static_cast<int>(run.iterations.size()) + 1;
+  for (;;) {
+    UifUsage usage;
+    IterationResult it = summary ? runSummaryIteration(env, &match, abs, index, run.steps, &usage)
+                                 : runProductIteration(env, &match, abs, index, run.steps, &usage);
+    if (env.monitor) env.monitor->endIteration(it);
+    run.iterations.push_back(std::move(it));
+    const IterationResult& last = run.iterations.back();
+    if (decisive(last.result) || last.timed_out || !timeLeft() || o.mode == "dse") return;
+    auto tr = Clock::now();
+    std::string key = chooseRefinement(abs, match, usage);
+    run.steps.refinement += since(tr);
+    if (key.empty()) return;
+    if (key[0] == 'R') abs.regions.erase(std::stoi(key.substr(1)));
+    else
+      for (auto h = abs.helpers.begin(); h != abs.helpers.end(); ++h)
+        if (helperKey(*h) == key) {
+          abs.helpers.erase(h);
+          break;
+        }
+    ++index;
+  }
 }
 
 }  // namespace pasda::analysis

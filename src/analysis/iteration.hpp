@@ -1,11 +1,13 @@
 // Internal to analysis: the prepared product and the iteration runners of the four tools.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
 
 #include "pasda/analysis/analysis.hpp"
+#include "pasda/diff/diff.hpp"
 #include "pasda/product/product.hpp"
 #include "pasda/symexec/executor.hpp"
 
@@ -16,8 +18,10 @@ struct Prepared {
   std::string name, descriptor;     // the compared method
   jvm::ClassFile old_cls, new_cls;  // renamed copies
   std::string old_name, new_name, product_name;
+  std::string orig_old_name, orig_new_name;
   product::ProductClasses product;
   std::shared_ptr<jvm::ClassPath> old_classpath, new_classpath;
+  jvm::ClassFile orig_old, orig_new;  // as given (for the matcher)
 };
 
 Prepared prepare(const Version& oldV, const Version& newV, const std::string& method);
@@ -27,17 +31,48 @@ struct IterationEnv {
   Prepared prepared;
   symexec::Clock::time_point deadline;
   symexec::Clock::time_point run_start;
+  RunMonitor* monitor = nullptr;
 };
 
-/// What an iteration abstracts.
+/// What an iteration abstracts: unchanged regions (by id) and identical helpers.
 struct Abstraction {
-  std::set<std::string> helpers;  // owner.name:descriptor of helpers replaced by shared functions
+  std::set<int> regions;          // ids of diff::Region
+  std::set<std::string> helpers;  // "name:descriptor" of helpers of the analysed class
+  bool empty() const { return regions.empty() && helpers.empty(); }
 };
+
+/// How often each abstraction occurs in the outputs of an iteration's partitions (for H2)
+/// and whether it occurs in an undecided or non-equivalent partition.
+struct UifUsage {
+  std::map<std::string, int> in_old, in_new;  // abstraction key -> distinct applications
+  std::set<std::string> in_undecided;         // keys in partitions that are not EQ/UNREACHABLE
+  std::set<std::string> seen;
+};
+
+/// Key of an abstraction: "R<id>" for a region, "H<name:descriptor>" for a helper.
+std::string regionKey(int id);
+std::string helperKey(const std::string& helper);
 
 /// Run the iterations of the selected tool, appending to run.iterations and run.steps.
 void runTool(IterationEnv& env, RunResult& run);
 
 /// One iteration of a partition-based tool (product program).
-IterationResult runProductIteration(IterationEnv& env, const Abstraction& abs, int index, StepTimes& steps);
+IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
+                                    int index, StepTimes& steps, UifUsage* usage);
+
+/// One iteration of a summary-based tool (ARDiff, DSE): each version on its own, one query.
+IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
+                                    int index, StepTimes& steps, UifUsage* usage);
+
+/// ARDiff's refinement (H1-H3 as documented in docs/refinement.md): the abstraction to make
+/// concrete next, or "" when nothing is left.
+std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage);
+
+// Shared by both iteration kinds.
+void loadProgram(const IterationEnv& env, symexec::Program& program);
+void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
+                      symexec::ExecOptions& eo, IterationResult& it);
+/// Count distinct applications of abstraction symbols in `t` per abstraction key.
+void countAbstractions(const terms::TermManager& tm, terms::Term t, std::map<std::string, int>& counts);
 
 }  // namespace pasda::analysis

@@ -1,6 +1,7 @@
 // pasda-jvm: the command line. Thin: parse options, call the analysis, print, store, exit.
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -65,7 +66,10 @@ int main(int argc, char** argv) {
     ("depth-limit", po::value<int>()->default_value(10), "branch decisions allowed per path inside loops and recursion")
     ("arith", po::value<std::string>()->default_value("math"), "arithmetic model: math (paper: unbounded ints, reals) "
                                                                "or java (bit-exact: 32/64-bit ints, IEEE floats)")
-    ("solver-timeout", po::value<unsigned>()->default_value(0), "per-query Z3 time limit in ms (0: built-in default)")
+    ("solver-timeout", po::value<unsigned>()->default_value(0), "Z3 time limit of each classification query, ms "
+                                                                "(0: built-in default, 1000)")
+    ("feasibility-timeout", po::value<unsigned>()->default_value(0), "Z3 time limit of each branch feasibility "
+                                                                     "check, ms (0: min(solver timeout, 250))")
     ("heap-bound", po::value<int>()->default_value(2), "symbolic objects per type")
     ("max-array-length", po::value<int>()->default_value(8), "symbolic array lengths are explored up to this")
     ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing)")
@@ -125,6 +129,7 @@ int main(int argc, char** argv) {
     else if (arith == "java") o.arith = terms::Arith::Java;
     else return fail("--arith: must be math or java, not '" + arith + "'");
     o.solver_timeout_ms = vm["solver-timeout"].as<unsigned>();
+    o.feasibility_timeout_ms = vm["feasibility-timeout"].as<unsigned>();
     o.heap_bound = vm["heap-bound"].as<int>();
     if (o.heap_bound < 0 || o.heap_bound > 64) return fail("--heap-bound: must be between 0 and 64");
     o.max_array_length = vm["max-array-length"].as<int>();
@@ -147,7 +152,8 @@ int main(int argc, char** argv) {
       if (verbosity > 0) std::cerr << "pasda-jvm: product class " << product << " written to " << dir << "\n";
     }
 
-    analysis::RunResult run = analysis::analyze(oldV, newV, o);
+    bool abandoned = false;
+    analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, o, 0.7, abandoned);
     run.settings.version = PASDA_VERSION;
 
     if (vm.count("db")) {
@@ -163,6 +169,12 @@ int main(int argc, char** argv) {
     }
     if (format == "json") report::printJson(run, std::cout);
     else report::printText(run, std::cout, verbosity);
+    if (abandoned) {
+      // A solver call is still running in another thread: end now, results are written.
+      std::cout.flush();
+      std::cerr.flush();
+      std::_Exit(classify::exitCode(run.result));
+    }
     return classify::exitCode(run.result);
   } catch (const analysis::InputError& e) {
     return fail(e.file() + ": " + e.reason());

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <unordered_map>
 #include <set>
 #include <string>
 #include <thread>
@@ -35,8 +37,13 @@ struct Object {
   std::string text;  // String constants
 };
 
+/// Values of the input variables that satisfy a state's path condition (from a solver
+/// model): branch conditions true under it need no solver call.
+using Assignment = std::vector<std::pair<Term, Term>>;  // (var, literal)
+
 struct State {
   std::vector<Frame> frames;
+  std::shared_ptr<const Assignment> model;
   std::vector<Object> heap{1};  // id 0 is null
   std::map<std::string, Term> statics;  // "side#owner.name"
   std::set<std::string> initialized;    // "side#owner"
@@ -66,6 +73,9 @@ struct Executor::Impl {
   const PartitionSink* sink = nullptr;
   std::vector<State> work;        // pending states (DFS)
   std::vector<Term> asserted;     // one conjunct per solver push level
+  std::vector<Term> input_vars;   // variables of the entry's arguments (for models)
+  std::map<const MethodInfo*, std::map<std::uint32_t, const RegionHook*>> region_at;
+  terms::TermManager scratch{terms::Arith::Java};  // concrete evaluation of conditions under models
   ExecStats stats;
   bool stop = false;
 
@@ -77,6 +87,9 @@ struct Executor::Impl {
   void syncSolver(const std::vector<Term>& pc);
   solver::CheckResult checkWith(const std::vector<Term>& pc, Term extra);
   bool timeUp();
+  /// Value of a Bool term under an assignment (nullopt if it does not fold to a literal).
+  std::optional<bool> evalUnder(Term t, const Assignment& a);
+  std::shared_ptr<const Assignment> currentModel();
   /// Decide a branch on a Bool term. Returns the direction this state takes; other feasible
   /// directions are queued. nullopt: the path ended (cut by the depth limit, or infeasible).
   std::optional<bool> branch(State& s, Term cond, bool counted);
@@ -92,6 +105,8 @@ struct Executor::Impl {
 
   // interpret.cpp
   StepResult step(State& s);
+  void resolveRegions();
+  bool enterRegion(State& s);  // true if an abstracted region started at the current pc
   StepResult invoke(State& s, const jvm::Instruction& in);
   StepResult returnFrom(State& s, std::optional<Term> value);
   bool ensureInitialized(State& s, Side side, const std::string& cls);  // false: a <clinit> frame was pushed

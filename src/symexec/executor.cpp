@@ -1,5 +1,6 @@
 // Exploration: the DFS work list, branching with incremental feasibility checks, the depth
 // budget, the deadline, exceptions and partition emission.
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -84,6 +85,11 @@ ExecStats Executor::explore(const MethodInfo& entry, const std::vector<Term>& ar
     slot += (I.tm.sort(a) == Sort::Long || I.tm.sort(a) == Sort::Double) ? 2 : 1;
   }
   s.frames.push_back(std::move(f));
+  I.resolveRegions();
+  I.input_vars.clear();
+  for (Term a : args) I.tm.collectVars(a, I.input_vars);
+  std::sort(I.input_vars.begin(), I.input_vars.end());
+  I.input_vars.erase(std::unique(I.input_vars.begin(), I.input_vars.end()), I.input_vars.end());
   for (Term a : assumptions) {
     Term c = a;
     if (auto b = I.tm.asBool(c); b && *b) continue;
@@ -202,10 +208,26 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
     return d;
   }
   Term neg = tm.lnot(cond);
-  solver::CheckResult rt = checkWith(s.pc, cond);
-  if (timeUp()) return std::nullopt;
-  solver::CheckResult rf = checkWith(s.pc, neg);
-  if (timeUp()) return std::nullopt;
+  // A model of the current path condition decides one direction without the solver.
+  std::optional<bool> byModel = s.model ? evalUnder(cond, *s.model) : std::nullopt;
+  solver::CheckResult rt, rf;
+  std::shared_ptr<const Assignment> mt, mf;
+  if (byModel && *byModel) {
+    rt.status = solver::Status::Sat;
+    mt = s.model;
+  } else {
+    rt = checkWith(s.pc, cond);
+    if (timeUp()) return std::nullopt;
+    if (rt.status == solver::Status::Sat) mt = currentModel();
+  }
+  if (byModel && !*byModel) {
+    rf.status = solver::Status::Sat;
+    mf = s.model;
+  } else {
+    rf = checkWith(s.pc, neg);
+    if (timeUp()) return std::nullopt;
+    if (rf.status == solver::Status::Sat) mf = currentModel();
+  }
   bool canT = rt.status != solver::Status::Unsat;
   bool canF = rf.status != solver::Status::Unsat;
   if (canT && canF) {
@@ -226,6 +248,7 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
     Frame& of = other.frames.back();
     for (auto it = s.popped.rbegin(); it != s.popped.rend(); ++it) of.stack.push_back(*it);
     other.pc.push_back(cond);
+    other.model = mt;
     other.replay = s.decisions;
     other.replay.push_back(true);
     other.replay_pos = 0;
@@ -233,18 +256,69 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
     other.popped.clear();
     work.push_back(std::move(other));
     s.pc.push_back(neg);
+    s.model = mf;
     s.decisions.push_back(false);
     return false;
   }
   if (canT) {  // the negation is unsatisfiable: cond is implied
+    if (mt) s.model = mt;
     s.decisions.push_back(true);
     return true;
   }
   if (canF) {
+    if (mf) s.model = mf;
     s.decisions.push_back(false);
     return false;
   }
   return std::nullopt;  // the path itself is infeasible (should not happen)
+}
+
+std::shared_ptr<const Assignment> Executor::Impl::currentModel() {
+  if (input_vars.empty()) return std::make_shared<Assignment>();
+  solver::Model m = solver.model(input_vars);
+  auto a = std::make_shared<Assignment>();
+  for (Term v : input_vars) {
+    std::optional<Term> val = m.lookup(v);
+    if (!val) return nullptr;
+    a->emplace_back(v, *val);
+  }
+  return a;
+}
+
+std::optional<bool> Executor::Impl::evalUnder(Term root, const Assignment& a) {
+  // Map every node to a literal of the scratch manager (Java semantics) bottom-up.
+  std::unordered_map<std::uint32_t, Term> memo;
+  for (const auto& [var, val] : a) memo[var.id] = scratch.lit(tm.sort(val), tm.node(val).bits);
+  std::vector<std::pair<Term, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [t, expanded] = stack.back();
+    stack.pop_back();
+    if (memo.count(t.id)) continue;
+    const terms::Node& n = tm.node(t);
+    if (n.op == terms::Op::Lit) {
+      memo[t.id] = scratch.lit(n.sort, n.bits);
+      continue;
+    }
+    if (n.op == terms::Op::Var || (n.op == terms::Op::Apply && n.fun != terms::FunKind::Library)) return std::nullopt;
+    if (!expanded) {
+      stack.push_back({t, true});
+      for (Term c : n.args)
+        if (!memo.count(c.id)) stack.push_back({c, false});
+      continue;
+    }
+    std::vector<Term> args;
+    args.reserve(n.args.size());
+    for (Term c : n.args) args.push_back(memo.at(c.id));
+    Term r;
+    try {
+      r = scratch.make(n.op, n.sort, args, n.bits, n.name, n.fun);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (!scratch.isLit(r)) return std::nullopt;
+    memo[t.id] = r;
+  }
+  return scratch.asBool(memo.at(root.id));
 }
 
 void Executor::Impl::endPath(State& s, RawPartition&& p) {

@@ -98,9 +98,50 @@ StepResult Executor::Impl::returnFrom(State& s, std::optional<Term> value) {
   return StepResult::Continue;
 }
 
+void Executor::Impl::resolveRegions() {
+  region_at.clear();
+  for (const RegionHook& r : opt.regions) {
+    auto dot = r.method.rfind('.', r.method.find(':'));
+    auto colon = r.method.find(':');
+    if (dot == std::string::npos || colon == std::string::npos) throw ExecError("bad region method " + r.method);
+    const MethodInfo* m = program.resolveMethod(r.side, r.method.substr(0, dot), r.method.substr(dot + 1, colon - dot - 1),
+                                                r.method.substr(colon + 1));
+    if (!m) throw ExecError("region in unknown method " + r.method);
+    region_at[m][r.start_pc] = &r;
+  }
+}
+
+bool Executor::Impl::enterRegion(State& s) {
+  Frame& f = s.frames.back();
+  auto mit = region_at.find(f.m);
+  if (mit == region_at.end()) return false;
+  auto rit = mit->second.find(f.m->insns[static_cast<std::size_t>(f.ip)].pc);
+  if (rit == mit->second.end()) return false;
+  const RegionHook& r = *rit->second;
+  if (!f.stack.empty()) throw ExecError("abstracted region entered with a non-empty operand stack in " + f.m->key());
+  std::vector<Term> args;
+  for (auto [slot, type] : r.inputs) {
+    if (static_cast<std::size_t>(slot) >= f.locals.size() || !f.locals[static_cast<std::size_t>(slot)])
+      throw ExecError("abstracted region reads an undefined local in " + f.m->key());
+    args.push_back(f.locals[static_cast<std::size_t>(slot)]);
+  }
+  for (std::size_t i = 0; i < r.outputs.size(); ++i) {
+    auto [slot, type] = r.outputs[i];
+    Term v = tm.apply(r.fn + "_" + r.output_names[i], terms::FunKind::Uif, sortOfDescriptor(type), args);
+    std::size_t need = static_cast<std::size_t>(slot) + ((type == 'J' || type == 'D') ? 2 : 1);
+    if (f.locals.size() < need) f.locals.resize(need);
+    f.locals[static_cast<std::size_t>(slot)] = v;
+  }
+  std::int32_t idx = r.exit_pc < f.m->index_of_pc.size() ? f.m->index_of_pc[r.exit_pc] : -1;
+  if (idx < 0) throw ExecError("abstracted region exits to a non-instruction pc in " + f.m->key());
+  f.ip = idx;
+  return true;
+}
+
 StepResult Executor::Impl::step(State& s) {
   s.popped.clear();
   s.decisions.clear();
+  if (!region_at.empty() && enterRegion(s)) return StepResult::Continue;
   Frame& f = s.frames.back();
   if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size())
     throw ExecError("execution fell off the end of " + f.m->key());

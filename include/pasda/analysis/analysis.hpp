@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,7 +33,8 @@ struct Options {
   double timeout_s = 300;         // whole run, wall clock
   int depth_limit = 10;
   terms::Arith arith = terms::Arith::Math;
-  unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md
+  unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md (classification queries)
+  unsigned feasibility_timeout_ms = 0;  // 0: min(solver timeout, 250 ms) (branch feasibility checks)
   int heap_bound = 2;
   int max_array_length = 8;
   std::string method;              // NAME or NAME:DESCRIPTOR ("" = pick the unique candidate)
@@ -56,9 +58,33 @@ Version loadVersion(const std::string& path, const std::string& className, const
 /// Method selection of the CLI (see docs/cli.md). Throws InputError listing the candidates.
 std::string selectMethod(const Version& oldV, const Version& newV, const std::string& wanted);
 
+/// Progress of a run, recorded as it happens, so that a run whose solver call does not
+/// return in time can still be reported with everything finished so far. Thread-safe.
+class RunMonitor {
+ public:
+  void header(const RunResult& run);
+  void beginIteration(int index, const std::vector<std::string>& uifs);
+  void partition(const PartitionResult& p);
+  void endIteration(const IterationResult& it);
+  /// The run as far as it got, with the iteration in progress (if any) marked timed out.
+  RunResult snapshot() const;
+
+ private:
+  mutable std::mutex mu_;
+  RunResult run_;
+  bool in_iteration_ = false;
+};
+
 /// Run the whole analysis. Never throws for analysis failures (they become ERROR results);
 /// throws InputError for bad input.
-RunResult analyze(const Version& oldV, const Version& newV, const Options& options);
+RunResult analyze(const Version& oldV, const Version& newV, const Options& options, RunMonitor* monitor = nullptr);
+
+/// analyze() with a hard wall-clock guarantee: if the analysis has not returned `grace_s`
+/// seconds after its deadline (a solver call that ignores interrupts), the run is reported
+/// from the monitor's snapshot and `abandoned` is set: the caller must then end the process
+/// promptly (std::_Exit) after writing the results, because a thread is still running.
+RunResult analyzeGuarded(const Version& oldV, const Version& newV, const Options& options, double grace_s,
+                         bool& abandoned);
 
 /// Write the product class, its exception class and the renamed versions under `dir` (as a
 /// class-path root), so that `java -cp dir <product> args...` runs them. Returns the product's

@@ -19,6 +19,19 @@ namespace pasda::symexec {
 
 using Clock = std::chrono::steady_clock;
 
+/// An abstracted region: when execution of `method` (owner.name:descriptor, in the given
+/// side) reaches start_pc, every output local gets `fn_<output name>(inputs...)`, a function
+/// symbol of kind Uif shared by both versions, and execution continues at exit_pc.
+struct RegionHook {
+  Side side = kOld;
+  std::string method;  // "owner.name:descriptor" with the (renamed) owner class
+  std::uint32_t start_pc = 0, exit_pc = 0;
+  std::string fn;      // e.g. "UIF_3"
+  std::vector<std::pair<int, char>> inputs;   // (slot, descriptor letter)
+  std::vector<std::pair<int, char>> outputs;
+  std::vector<std::string> output_names;      // aligned with outputs
+};
+
 struct ExecOptions {
   int depth_limit = 10;                  // counted branch decisions per path (docs/depth-limit.md)
   Clock::time_point deadline = Clock::time_point::max();
@@ -31,6 +44,8 @@ struct ExecOptions {
   /// Invocations of these methods (owner.name:descriptor) become function applications
   /// of kind Helper instead of being executed (abstraction of identical helpers).
   std::set<std::string> abstracted_methods;
+  /// Regions replaced by function symbols (see RegionHook).
+  std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
 };
 

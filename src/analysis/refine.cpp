@@ -1,0 +1,49 @@
+// Choosing the abstraction to refine next (ARDiff's heuristics, docs/refinement.md).
+#include <climits>
+
+#include "iteration.hpp"
+
+namespace pasda::analysis {
+
+std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage) {
+  std::vector<std::string> active;
+  for (int id : abs.regions) active.push_back(regionKey(id));
+  for (const std::string& h : abs.helpers) active.push_back(helperKey(h));
+  if (active.empty()) return "";
+
+  // H1 (as approximated here): abstractions that occur in partitions the iteration could not
+  // prove equivalent. H2: abstractions whose applications occur a different number of times
+  // in the outputs of the two versions.
+  std::set<std::string> candidates;
+  for (const std::string& k : active) {
+    if (usage.in_undecided.count(k)) candidates.insert(k);
+    auto o = usage.in_old.find(k), n = usage.in_new.find(k);
+    int co = o == usage.in_old.end() ? 0 : o->second, cn = n == usage.in_new.end() ? 0 : n->second;
+    if (co != cn) candidates.insert(k);
+  }
+  if (candidates.empty())
+    for (const std::string& k : active)
+      if (usage.seen.count(k)) candidates.insert(k);
+  if (candidates.empty()) candidates.insert(active.begin(), active.end());
+
+  // H3: the simplest candidate first (loop nesting + nonlinear operations); helpers, whose
+  // bodies the matcher does not score, come after regions; ties by program order.
+  std::string best;
+  int bestScore = INT_MAX;
+  for (const std::string& k : active) {
+    if (!candidates.count(k)) continue;
+    int score = 1000;
+    if (k[0] == 'R') {
+      int id = std::stoi(k.substr(1));
+      for (const diff::Region& r : match.regions)
+        if (r.id == id) score = r.loop_depth + r.nonlinear;
+    }
+    if (score < bestScore) {
+      bestScore = score;
+      best = k;
+    }
+  }
+  return best;
+}
+
+}  // namespace pasda::analysis

@@ -126,17 +126,29 @@ void Evaluator<R>::roundFloat(Val<R>& v) const {
 
 template <class R>
 bool Evaluator<R>::close(const Val<R>& a, const Val<R>& b) {
-  if (a.r == b.r) return false;
   if (java_) {
+    if (a.r == b.r) return false;
     return (a.lib || b.lib) && lib_ulps > 0 &&
            withinUlps(static_cast<double>(a.r), static_cast<double>(b.r), lib_ulps);
   }
-  if (cmp_eps == 0) return false;
+  if (!track_error) return false;
   using std::fabs;
   using mp::fabs;
-  R m = fabs(a.r) > fabs(b.r) ? fabs(a.r) : fabs(b.r);
-  return fabs(R(a.r - b.r)) <= cmp_eps * m;
+  return fabs(R(a.r - b.r)) <= a.err + b.err && (a.err + b.err) > 0;
 }
+
+namespace {
+template <class R>
+R absR(const R& x) {
+  using std::fabs;
+  using mp::fabs;
+  return fabs(x);
+}
+template <class R>
+R unitRoundoff() {
+  return std::numeric_limits<R>::epsilon();
+}
+}  // namespace
 
 template <class R>
 std::optional<Val<R>> Evaluator<R>::eval(Term t) {
@@ -183,6 +195,30 @@ std::optional<Val<R>> Evaluator<R>::library(const terms::Node& n, const std::vec
   v.r = r;
   v.lib = true;
   if (!java_ && !finite(v.r)) return std::nullopt;  // outside the function's real domain
+  if (!java_ && track_error) {
+    // Propagated error: the spread of f over the arguments' error intervals (f is smooth at
+    // this scale), plus the function's own error (a few units of the working precision).
+    R spread = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a[k].err == 0) continue;
+      for (int s : {-1, 1}) {
+        std::vector<Val<R>> b = a;
+        b[k].r = a[k].r + R(s) * a[k].err;
+        b[k].err = 0;
+        Evaluator<R> sub(tm_, false);
+        auto w = sub.library(n, b);
+        if (!w) return std::nullopt;  // the interval leaves the domain
+        R d = absR(R(w->r - r));
+        if (d > spread) spread = d;
+      }
+    }
+    v.err = spread * 2 + absR(r) * unitRoundoff<R>() * 64;
+    if (f == "sin" || f == "cos" || f == "tan") {
+      // Argument reduction loses about log2|x| bits: bound it, and refuse huge arguments.
+      if (absR(x) > R(1e12)) return std::nullopt;
+      v.err += absR(x) * unitRoundoff<R>() * 64 * (f == "tan" ? R(1) + r * r : R(1));
+    }
+  }
   roundFloat(v);
   return v;
 }
@@ -262,15 +298,35 @@ std::optional<Val<R>> Evaluator<R>::compute(Term t, const terms::Node& n) {
         const R& x = a[0].r;
         const R& y = a[1].r;
         if (!java_ && (n.op == Op::Div || n.op == Op::Rem) && y == 0) return std::nullopt;
+        const R& ex = a[0].err;
+        const R& ey = a[1].err;
         switch (n.op) {
-          case Op::Add: v.r = x + y; break;
-          case Op::Sub: v.r = x - y; break;
-          case Op::Mul: v.r = x * y; break;
-          case Op::Div: v.r = x / y; break;
+          case Op::Add: case Op::Sub: {
+            R yy = n.op == Op::Add ? y : R(-y);
+            v.r = x + yy;
+            if (track_error) {
+              // TwoSum: the exact rounding error of the addition.
+              R bv = v.r - x;
+              R av = v.r - bv;
+              R rounding = (x - av) + (yy - bv);
+              v.err = ex + ey + absR(rounding) * 2;
+            }
+            break;
+          }
+          case Op::Mul:
+            v.r = x * y;
+            if (track_error) v.err = absR(x) * ey + absR(y) * ex + ex * ey + absR(v.r) * unitRoundoff<R>();
+            break;
+          case Op::Div:
+            if (track_error && absR(y) <= ey) return std::nullopt;  // the divisor may be zero
+            v.r = x / y;
+            if (track_error) v.err = (ex + absR(v.r) * ey) / (absR(y) - ey) + absR(v.r) * unitRoundoff<R>();
+            break;
           default: {
             using std::fmod;
             using mp::fmod;
             v.r = fmod(x, y);
+            if (track_error && (ex > 0 || ey > 0)) uncertain = true;  // fmod is discontinuous
           }
         }
         roundFloat(v);
@@ -289,7 +345,7 @@ std::optional<Val<R>> Evaluator<R>::compute(Term t, const terms::Node& n) {
         return v;
       }
     case Op::Neg:
-      if (fl) { v.r = -a[0].r; return v; }
+      if (fl) { v.r = -a[0].r; v.err = a[0].err; return v; }
       v.i = -a[0].i;
       if (!wrapInt(v)) return std::nullopt;
       return v;
@@ -357,6 +413,7 @@ std::optional<Val<R>> Evaluator<R>::compute(Term t, const terms::Node& n) {
         using std::trunc;
         using mp::trunc;
         R tr = trunc(a[0].r);
+        if (track_error && a[0].err > 0 && trunc(R(a[0].r - a[0].err)) != trunc(R(a[0].r + a[0].err))) uncertain = true;
         using std::fabs;
         using mp::fabs;
         if (fabs(tr) > R(1e30)) return std::nullopt;
@@ -367,6 +424,7 @@ std::optional<Val<R>> Evaluator<R>::compute(Term t, const terms::Node& n) {
         return v;
       }
       v.r = a[0].r;
+      v.err = a[0].err;
       roundFloat(v);
       return v;
     }
@@ -379,6 +437,10 @@ std::optional<Val<R>> Evaluator<R>::compute(Term t, const terms::Node& n) {
       if (java_ && !finite(a[0].r)) { v.r = a[0].r; return v; }
       const R& x = a[0].r;
       v.r = n.op == Op::Floor ? R(floor(x)) : n.op == Op::Ceil ? R(ceil(x)) : rintHalfEven(x);
+      if (track_error && a[0].err > 0) {
+        auto at = [&](const R& y) { return n.op == Op::Floor ? R(floor(y)) : n.op == Op::Ceil ? R(ceil(y)) : rintHalfEven(y); };
+        if (at(R(x - a[0].err)) != at(R(x + a[0].err))) uncertain = true;
+      }
       if (java_ && v.r == 0 && (x < 0 || std::signbit(static_cast<double>(x)))) v.r = -0.0;  // keeps -0.0
       roundFloat(v);
       return v;
@@ -454,7 +516,6 @@ double Evaluator<R>::distance(Term t, bool want) {
 }
 
 template class Evaluator<double>;
-template class Evaluator<mp::cpp_bin_float_50>;
 template class Evaluator<mp::cpp_bin_float_100>;
 
 }  // namespace pasda::witness::detail

@@ -31,6 +31,7 @@ struct Val {
   i128 i = 0;      // Int, Long, Ref (raw bits)
   R r = 0;         // Float, Double
   bool lib = false;  // depends on a library function (inexact in the C library)
+  R err = 0;         // math model, error tracking on: bound on |r - exact real value|
 };
 
 /// Raw bits of an input value of a sort, as the evaluator's assignment.
@@ -41,9 +42,10 @@ class Evaluator {
  public:
   Evaluator(const terms::TermManager& tm, bool java) : tm_(tm), java_(java) {}
 
-  /// Comparisons of reals whose operands are closer than this (relatively) but not equal are
-  /// recorded as uncertain (used at high precision in the math model). 0 disables.
-  R cmp_eps = 0;
+  /// Math model: carry a running bound on the rounding error of every real value (first
+  /// order, see docs/witnesses.md); comparisons whose operands are within their combined error
+  /// bound, and floor/ceil/rint/truncation whose interval straddles an integer, are uncertain.
+  bool track_error = false;
   /// Java model: comparisons with a library-dependent operand closer than this many ulps are
   /// uncertain (the JVM's Math.sin may differ from the C library's by an ulp).
   double lib_ulps = 0;

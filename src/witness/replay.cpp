@@ -133,6 +133,18 @@ Rendered render(terms::TermManager& tm, const symexec::ExecEffect& e, const jvm:
   return r;
 }
 
+// The version method the product calls first (side 1, old) or second (side 2, new).
+const symexec::MethodInfo* versionMethod(const ReplayEnv& env, int side) {
+  int seen = 0;
+  for (const jvm::Instruction& in : env.product_run->insns) {
+    if (in.op != jvm::Opcode::invokestatic || in.member.owner == env.product_class) continue;
+    if (++seen != side) continue;
+    const symexec::LoadedClass* c = env.program->find(side == 1 ? symexec::kOld : symexec::kNew, in.member.owner);
+    return c ? c->method(in.member.name, in.member.descriptor) : nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs) {
@@ -167,6 +179,22 @@ analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue
   }
   const jvm::TypeDesc& ret = env.product_run->desc.ret;
   Rendered a = render(tm, p.old_effect, ret), b = render(tm, p.new_effect, ret);
+  // When the versions' exception behaviour differs the product stops at sameErrors, before
+  // the returning version's value is compared: run that version on its own for its value.
+  for (int side : {1, 2}) {
+    Rendered& x = side == 1 ? a : b;
+    if (x.kind != Rendered::Value || x.concrete) continue;
+    if (const symexec::MethodInfo* m = versionMethod(env, side)) {
+      try {
+        symexec::ExecOptions vo;
+        vo.deadline = o.deadline;
+        symexec::ConcreteRun vr = symexec::runConcrete(*env.program, tm, *m, args, vo);
+        if (vr.completed) x = render(tm, vr.partition.entry, ret);
+      } catch (const std::exception&) {
+        // keep the non-concrete rendering
+      }
+    }
+  }
   out.old_out = a.text;
   out.new_out = b.text;
   if (a.kind != b.kind) {

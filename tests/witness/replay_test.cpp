@@ -15,8 +15,8 @@ TEST(ReplayInterp, Listing2DiffersOnlyAtTheChangedBoundary) {
   auto r = replayInterp(p.env(), {D(1.5), I(10)});
   EXPECT_EQ(r.engine, "interp");
   EXPECT_TRUE(r.differs) << r.note;
-  EXPECT_EQ(r.old_out, "3.0");
-  EXPECT_EQ(r.new_out, "11.5");
+  EXPECT_EQ(r.old_out, "11.5");  // old: n > 10 -> x + n; new: n >= 10 -> x * 2
+  EXPECT_EQ(r.new_out, "3.0");
 
   auto same = replayInterp(p.env(), {D(1.5), I(3)});
   EXPECT_FALSE(same.differs) << same.note;

@@ -113,7 +113,7 @@ TEST(Search, AmplifiedNoiseNearASingularityIsNoWitness) {
   EXPECT_FALSE(pasda::witness::search(p).has_value());
   const double near = std::nextafter(3.0, 4.0);
   EXPECT_NE((near * near - 9.0) / (near - 3.0), near + 3.0) << "the double evaluation is noisy here";
-  EXPECT_EQ(pasda::witness::confirmMath(p, {D(near)}), MathCheck::Refuted);
+  EXPECT_NE(pasda::witness::confirmMath(p, {D(near)}), MathCheck::Confirmed);
 }
 
 // int overflow: x * 2 / 2 versus x. Unbounded in the math model (equal), wraps in Java.

@@ -63,10 +63,11 @@ std::optional<std::vector<InputValue>> search(const SearchProblem& p);
 enum class MathCheck { Confirmed, Refuted, Unknown };
 
 /// Evaluate the path condition and both outputs of `p` at `inputs` at high precision
-/// (cpp_bin_float_50 and cpp_bin_float_100): Confirmed when the path condition holds at both
-/// precisions with no comparison too close to call and the outputs differ by more than the
-/// tolerance of docs/witnesses.md at both; Refuted when the path condition is false or the
-/// outputs agree; Unknown otherwise (UIFs, values outside the reals, too-close comparisons).
+/// (cpp_bin_float_100, with a running bound on the rounding error of every real value):
+/// Confirmed when the path condition holds with no comparison inside its error bound and the
+/// outputs differ by more than twice their error bounds and the relative tolerance of
+/// docs/witnesses.md (1e-30); Refuted when the path condition is false or the outputs are
+/// exactly equal; Unknown otherwise (UIFs, values outside the reals, too-close comparisons).
 /// In the math model a replayed difference proves NEQ only when this says Confirmed.
 MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inputs, std::string* note = nullptr);
 

@@ -237,3 +237,33 @@ TEST(Matcher, MissingMethodIsATypedError) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Matcher, RegionsDoNotStraddleATryBlock) {
+  Pair p = load("tryblock");
+  MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "m:(I)I");
+  SCOPED_TRACE(dump(m));
+  const Region* a = regionAt(m, 0, lineOf("tryblock", 0, "a"));
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->lines[0], std::vector<int>{lineOf("tryblock", 0, "a")});
+  // The try body as a whole is covered by its handler and cannot throw: one region.
+  const Region* body = regionAt(m, 0, lineOf("tryblock", 0, "b"));
+  ASSERT_NE(body, nullptr);
+  EXPECT_TRUE(covers(*body, 0, lineOf("tryblock", 0, "a2")));
+  EXPECT_EQ(names(body->inputs), "x:I,a:I");
+  EXPECT_EQ(names(body->outputs), "a:I");
+  // Adjacent but not merged: a region from line @a into the try body would be covered only in
+  // part by the handler's range.
+  EXPECT_EQ(a->exit_pc[0], body->start_pc[0]);
+  EXPECT_EQ(a->exit_pc[1], body->start_pc[1]);
+  // The handler's own entry (storing the exception) is not a region, the statement after it is.
+  const Region* c = regionAt(m, 0, lineOf("tryblock", 0, "catch"));
+  ASSERT_NE(c, nullptr);
+  EXPECT_TRUE(c->inputs.empty());
+  EXPECT_EQ(names(c->outputs), "a:I");
+  EXPECT_GT(c->start_pc[0], p.cls[0].findMethod("m", "(I)I")->code->handlers.at(0).handler_pc);
+  EXPECT_EQ(m.regions.size(), 3u);
+}
+
+}  // namespace

@@ -43,6 +43,16 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
   std::string base = oldV.cls.name();
   p.product_name = base + "$Product";
   product::ProductSpec spec{p.old_name, p.new_name, p.name, p.descriptor, p.product_name};
+  const jvm::Method* m = oldV.cls.findMethod(p.name, p.descriptor);
+  p.is_constructor = p.name == "<init>";
+  p.is_static = m ? m->isStatic() : true;
+  spec.is_static = p.is_static;
+  spec.is_constructor = p.is_constructor;
+  spec.orig_old = oldV.cls.name();
+  spec.orig_new = newV.cls.name();
+  p.run_descriptor = product::runDescriptor(spec);
+  p.old_descriptor = product::versionDescriptor(spec, 1);
+  p.new_descriptor = product::versionDescriptor(spec, 2);
   p.product = product::buildProduct(spec);
   p.old_classpath = oldV.classpath;
   p.new_classpath = newV.classpath;

@@ -33,6 +33,13 @@ void loadProgram(const IterationEnv& env, symexec::Program& program) {
   program.setClassPath(symexec::kNew, p.new_classpath);
 }
 
+void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
+  const Prepared& p = env.prepared;
+  eo.heap_bound = env.options->heap_bound;
+  eo.main_class[symexec::kOld] = p.old_name;
+  eo.main_class[symexec::kNew] = p.new_name;
+}
+
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
                       symexec::ExecOptions& eo, IterationResult& it) {
   const Prepared& p = env.prepared;
@@ -106,11 +113,12 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     loadProgram(env, program);
     const Prepared& p = env.prepared;
     const symexec::LoadedClass* prod = program.find(symexec::kProduct, p.product_name);
-    const symexec::MethodInfo* runM = prod ? prod->method("run", p.descriptor) : nullptr;
+    const symexec::MethodInfo* runM = prod ? prod->method("run", p.run_descriptor) : nullptr;
     const symexec::LoadedClass* oldC = program.find(symexec::kOld, p.old_name);
-    const symexec::MethodInfo* oldM = oldC ? oldC->method(p.name, p.descriptor) : nullptr;
+    const symexec::MethodInfo* oldM = oldC ? oldC->method(p.name, p.old_descriptor) : nullptr;
     if (!runM || !oldM) throw std::logic_error("product or old method missing after preparation");
     symexec::MethodInputs inputs = symexec::makeInputs(*oldM, tm);
+    std::vector<terms::Term> runArgs = symexec::productArguments(*oldM, inputs, tm);
     steps.initialization += since(ti);
 
     symexec::ExecOptions eo;
@@ -125,6 +133,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(so.timeout_ms, 250u);
     eo.max_array_length = o.max_array_length;
     eo.product_class = p.product_name;
+    setHeapOptions(env, eo);
     applyAbstraction(env, match, abs, eo, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     symexec::Executor ex(program, tm, *solver, eo);
@@ -155,7 +164,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       it.partitions.push_back(std::move(r));
       classifySeconds += since(tc);
     };
-    symexec::ExecStats stats = ex.explore(*runM, inputs.terms, inputs.constraints, sink);
+    symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
     it.timed_out = stats.timed_out;
     steps.symbolic_execution += stats.seconds - classifySeconds;
     steps.partition_classification += classifySeconds;
@@ -201,7 +210,7 @@ void runTool(IterationEnv& env, RunResult& run) {
   }
   Abstraction abs;
   for (const diff::Region& r : match.regions) abs.regions.insert(r.id);
-  for (const std::string& h : match.identical_helpers) abs.helpers.insert(h);
+  for (const std::string& h : match.pure_helpers) abs.helpers.insert(h);  // effect-free, cannot throw
   run.steps.instrumentation += since(ti);
   if (!summary && abs.empty()) return;  // nothing to abstract: iteration 1 stands
 

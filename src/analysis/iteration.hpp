@@ -19,6 +19,8 @@ struct Prepared {
   jvm::ClassFile old_cls, new_cls;  // renamed copies
   std::string old_name, new_name, product_name;
   std::string orig_old_name, orig_new_name;
+  std::string run_descriptor, old_descriptor, new_descriptor;  // product run; method in each renamed version
+  bool is_static = true, is_constructor = false;
   product::ProductClasses product;
   std::shared_ptr<jvm::ClassPath> old_classpath, new_classpath;
   jvm::ClassFile orig_old, orig_new;  // as given (for the matcher)
@@ -70,6 +72,7 @@ std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& ma
 
 // Shared by both iteration kinds.
 void loadProgram(const IterationEnv& env, symexec::Program& program);
+void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo);
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
                       symexec::ExecOptions& eo, IterationResult& it);
 /// Count distinct applications of abstraction symbols in `t` per abstraction key.

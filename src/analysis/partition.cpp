@@ -13,14 +13,25 @@ using terms::Term;
 
 namespace {
 
+// Rendered terms can be huge (loops build deep expressions); results keep a readable prefix.
+constexpr std::size_t kMaxRendered = 4000;
+
+std::string clip(std::string s) {
+  if (s.size() <= kMaxRendered) return s;
+  std::size_t more = s.size() - kMaxRendered;
+  s.resize(kMaxRendered);
+  return s + " ... (" + std::to_string(more) + " more characters)";
+}
+
 std::string joinPc(terms::TermManager& tm, const std::vector<Term>& pc) {
   if (pc.empty()) return "true";
   std::string out;
   for (std::size_t i = 0; i < pc.size(); ++i) {
     if (i) out += " && ";
     out += tm.toString(pc[i]);
+    if (out.size() > kMaxRendered) break;
   }
-  return out;
+  return clip(out);
 }
 
 Effect renderEffect(terms::TermManager& tm, const symexec::ExecEffect& e) {
@@ -28,7 +39,7 @@ Effect renderEffect(terms::TermManager& tm, const symexec::ExecEffect& e) {
   switch (e.kind) {
     case symexec::ExecEffect::Kind::Return:
       out.kind = Effect::Kind::Return;
-      out.value = e.value ? tm.toString(e.value) : "";
+      out.value = e.value ? clip(tm.toString(e.value)) : "";
       break;
     case symexec::ExecEffect::Kind::Void: out.kind = Effect::Kind::Void; break;
     case symexec::ExecEffect::Kind::Throw:
@@ -37,7 +48,7 @@ Effect renderEffect(terms::TermManager& tm, const symexec::ExecEffect& e) {
       break;
     case symexec::ExecEffect::Kind::None: out.kind = Effect::Kind::None; break;
   }
-  for (const auto& [path, value] : e.state) out.state.emplace_back(path, tm.toString(value));
+  for (const auto& [path, value] : e.state) out.state.emplace_back(path, clip(tm.toString(value)));
   return out;
 }
 

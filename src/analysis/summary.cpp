@@ -42,10 +42,11 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
     std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm, so);
     symexec::Program program;
     loadProgram(env, program);
-    const symexec::MethodInfo* m[2] = {program.find(symexec::kOld, p.old_name)->method(p.name, p.descriptor),
-                                       program.find(symexec::kNew, p.new_name)->method(p.name, p.descriptor)};
+    const symexec::MethodInfo* m[2] = {program.find(symexec::kOld, p.old_name)->method(p.name, p.old_descriptor),
+                                       program.find(symexec::kNew, p.new_name)->method(p.name, p.new_descriptor)};
     if (!m[0] || !m[1]) throw std::logic_error("compared method missing after preparation");
-    if (!m[0]->is_static) throw std::runtime_error("summary-based modes support static methods only");
+    if (!m[0]->is_static || p.is_constructor)
+      throw std::runtime_error("summary-based modes (ardiff, dse) support static methods only; use pasda or prv");
     symexec::MethodInputs inputs = symexec::makeInputs(*m[0], tm);
     steps.initialization += since(ti);
 

@@ -76,13 +76,44 @@ void prepareVersion(jvm::ClassFile& cf, const std::string& newName, const std::s
   std::string old = cf.name();
   if (old != newName) jvm::renameClass(cf, old, newName);
   cf.access_flags = static_cast<std::uint16_t>((cf.access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
-  if (jvm::Method* m = cf.findMethod(method, descriptor)) {
-    m->access_flags = static_cast<std::uint16_t>((m->access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
+  (void)descriptor;  // overloads are all opened: the descriptor may have been renamed
+  for (jvm::Method& m : cf.methods)
+    if (m.name == method)
+      m.access_flags = static_cast<std::uint16_t>((m.access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
+}
+
+std::string versionDescriptor(const ProductSpec& spec, int side) {
+  const std::string& from = side == 1 ? spec.orig_old : spec.orig_new;
+  const std::string& to = side == 1 ? spec.old_class : spec.new_class;
+  std::string d = spec.descriptor;
+  if (from.empty()) return d;
+  std::string pat = "L" + from + ";", rep = "L" + to + ";";
+  for (std::size_t pos = d.find(pat); pos != std::string::npos; pos = d.find(pat, pos + rep.size()))
+    d.replace(pos, pat.size(), rep);
+  return d;
+}
+
+std::string runDescriptor(const ProductSpec& spec) {
+  jvm::MethodDesc mo = jvm::parseMethodDescriptor(versionDescriptor(spec, 1));
+  jvm::MethodDesc mn = jvm::parseMethodDescriptor(versionDescriptor(spec, 2));
+  std::string d = "(";
+  if (!spec.is_static && !spec.is_constructor) d += "L" + spec.old_class + ";L" + spec.new_class + ";";
+  for (std::size_t i = 0; i < mo.params.size(); ++i) {
+    const auto& p = mo.params[i];
+    if (p.kind == 'L' || p.kind == '[') d += p.text + mn.params[i].text;
+    else d += p.text;
   }
+  d += ")";
+  char rk = mo.ret.kind;
+  if (spec.is_constructor || rk == 'L' || rk == '[') d += "Ljava/lang/Object;";
+  else d += mo.ret.text;
+  return d;
 }
 
 ProductClasses buildProduct(const ProductSpec& spec) {
-  jvm::MethodDesc md = jvm::parseMethodDescriptor(spec.descriptor);
+  const std::string runDesc = runDescriptor(spec);
+  jvm::MethodDesc md = jvm::parseMethodDescriptor(runDesc);
+  jvm::MethodDesc orig = jvm::parseMethodDescriptor(spec.descriptor);
   const char rk = md.ret.kind;
   const std::string excName = spec.product_class + "$DifferentOutputsException";
   ProductClasses out;
@@ -108,7 +139,33 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     for (const auto& p : md.params) slot += p.slots();
     const int rs = rk == 'V' ? 0 : md.ret.slots();
     const int r1 = slot, e1 = r1 + rs, r2 = e1 + 1, e2 = r2 + rs, maxLocals = e2 + 1;
-    auto callVersion = [&](const std::string& cls, int r, int e, std::vector<jvm::ExceptionHandler>& hs) {
+    const bool instance = !spec.is_static && !spec.is_constructor;
+    // Slots of the run parameters seen by version `side` (1 or 2), in call order.
+    auto versionArgs = [&](int side) {
+      std::vector<std::pair<char, int>> out;
+      int s = 0;
+      std::size_t i = 0;
+      if (instance) {
+        out.emplace_back('L', side == 1 ? 0 : 1);
+        s = 2;
+        i = 2;
+      }
+      for (const auto& p : orig.params) {
+        if (p.kind == 'L' || p.kind == '[') {
+          out.emplace_back('L', side == 1 ? s : s + 1);
+          s += 2;
+          i += 2;
+        } else {
+          out.emplace_back(p.kind, s);
+          s += p.slots();
+          ++i;
+        }
+      }
+      return out;
+    };
+    auto callVersion = [&](int side, int r, int e, std::vector<jvm::ExceptionHandler>& hs) {
+      const std::string& cls = side == 1 ? spec.old_class : spec.new_class;
+      std::string vdesc = versionDescriptor(spec, side);
       if (rk != 'V') {
         a.pushDefault(rk);
         a.store(rk, r);
@@ -116,12 +173,16 @@ ProductClasses buildProduct(const ProductSpec& spec) {
       a.op(Opcode::aconst_null);
       a.store('L', e);
       std::uint16_t start = a.here();
-      int s = 0;
-      for (const auto& p : md.params) {
-        a.load(p.kind, s);
-        s += p.slots();
+      if (spec.is_constructor) {
+        a.newObject(cls);
+        a.op(Opcode::dup);
       }
-      a.invoke(Opcode::invokestatic, cls, spec.method, spec.descriptor);
+      for (auto [kind, s] : versionArgs(side)) a.load(kind, s);
+      if (spec.is_constructor) {
+        a.invoke(Opcode::invokespecial, cls, "<init>", vdesc);
+      } else {
+        a.invoke(instance ? Opcode::invokevirtual : Opcode::invokestatic, cls, spec.method, vdesc);
+      }
       if (rk != 'V') a.store(rk, r);
       std::uint16_t end = a.here();
       int after = a.newLabel();
@@ -132,8 +193,8 @@ ProductClasses buildProduct(const ProductSpec& spec) {
       hs.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
     };
     std::vector<jvm::ExceptionHandler> handlers;
-    callVersion(spec.old_class, r1, e1, handlers);
-    callVersion(spec.new_class, r2, e2, handlers);
+    callVersion(1, r1, e1, handlers);
+    callVersion(2, r2, e2, handlers);
     auto failUnless = [&]() {
       int ok = a.newLabel();
       a.jump(Opcode::ifne, ok);
@@ -155,8 +216,8 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     failUnless();
     if (rk != 'V') a.load(rk, r2);
     a.ret(rk);
-    std::uint16_t maxStack = static_cast<std::uint16_t>(std::max(slot, 4) + 4);
-    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "run", spec.descriptor, a.finish(),
+    std::uint16_t maxStack = static_cast<std::uint16_t>(std::max(slot, 4) + 6);
+    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "run", runDesc, a.finish(),
                                     maxStack, static_cast<std::uint16_t>(maxLocals), handlers));
   }
 
@@ -237,7 +298,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
       }
       ++i;
     }
-    a.invoke(Opcode::invokestatic, spec.product_class, "run", spec.descriptor);
+    a.invoke(Opcode::invokestatic, spec.product_class, "run", runDesc);
     if (rk == 'V') {
       a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
       a.ldcString("void");

@@ -35,6 +35,28 @@ struct Object {
   std::vector<Term> elems;
   std::map<std::string, Term> fields;  // instance fields by name
   std::string text;  // String constants
+  int input = -1;    // index into State::inputs when this object is (a side's view of) an input object
+  bool lazy = false; // fields and elements not yet read come from the input heap
+  bool opaque = false;  // produced by a library call the engine does not model
+};
+
+/// An object of the input heap (reachable from the receiver or the parameters). Each side
+/// has its own copy, materialised lazily and identically in both.
+struct InputObject {
+  std::string path;       // access path, e.g. "this", "node.next"
+  std::string cls;        // original (not renamed) internal class name, or array descriptor
+  bool is_array = false;
+  std::map<std::string, Term> fields;  // materialised input values (refs as side-neutral input ids)
+  std::map<std::string, int> ref_fields;  // field -> input object index, -1 for null
+  std::uint64_t side_obj[3] = {0, 0, 0};  // heap id of each side's copy
+};
+
+/// A reference argument of the entry still to be materialised (null / fresh / alias).
+struct PendingInput {
+  std::string name;
+  std::string cls;       // original class or array descriptor
+  bool non_null = false; // receivers
+  std::vector<std::pair<int, int>> slots;  // (frame slot, side) bound to this input
 };
 
 /// Values of the input variables that satisfy a state's path condition (from a solver
@@ -43,6 +65,11 @@ using Assignment = std::vector<std::pair<Term, Term>>;  // (var, literal)
 
 struct State {
   std::vector<Frame> frames;
+  std::vector<InputObject> inputs;
+  std::vector<PendingInput> pending;
+  std::vector<int> pending_lengths;  // fresh input arrays whose length is still to be chosen
+  std::vector<std::string> heap_facts;  // shape decisions, e.g. "node.next == null"
+  std::vector<std::string> root_names;  // names of the materialised reference inputs, in order
   std::shared_ptr<const Assignment> model;
   std::vector<Object> heap{1};  // id 0 is null
   std::map<std::string, Term> statics;  // "side#owner.name"
@@ -58,8 +85,8 @@ struct State {
   // (restored on the forked copy), the decisions it took so far, and decisions to replay when a
   // forked copy re-executes the instruction.
   std::vector<Term> popped;
-  std::vector<bool> decisions;
-  std::vector<bool> replay;  // consumed from the front
+  std::vector<int> decisions;
+  std::vector<int> replay;  // consumed from the front
   std::size_t replay_pos = 0;
 };
 
@@ -93,6 +120,9 @@ struct Executor::Impl {
   /// Decide a branch on a Bool term. Returns the direction this state takes; other feasible
   /// directions are queued. nullopt: the path ended (cut by the depth limit, or infeasible).
   std::optional<bool> branch(State& s, Term cond, bool counted);
+  /// A structural choice among n alternatives (heap shapes): this state takes 0, copies
+  /// re-executing the current step take the others.
+  int choose(State& s, int n);
   void endPath(State& s, RawPartition&& p);
   void cutPath(State& s, bool depth, bool steps);
   /// Throw `ref` at the current instruction of the top frame; unwinds frames.
@@ -102,6 +132,20 @@ struct Executor::Impl {
   Object& deref(State& s, Term ref);
   bool counted(const State& s) const;
   void note(State& s, const std::string& warning);
+
+  // heap.cpp: the input heap
+  StepResult materializePending(State& s);
+  /// Value of field `name` (descriptor `desc`) of a lazy input object, materialised on first read.
+  /// nullopt: the path ended (cut by the heap bound).
+  std::optional<Term> readInputField(State& s, Object& o, const std::string& name, const std::string& desc);
+  int newInput(State& s, const std::string& path, const std::string& cls);
+  /// Target of an input reference: input index, -1 for null, -2 if the path was cut.
+  int chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull, std::string& fact);
+  std::string originalName(const std::string& cls) const;
+  /// The final state of both versions, aligned by access path, for the product comparison.
+  void compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
+                    std::vector<std::pair<std::string, Term>>& oldState,
+                    std::vector<std::pair<std::string, Term>>& newState);
 
   // interpret.cpp
   StepResult step(State& s);

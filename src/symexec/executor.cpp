@@ -23,6 +23,20 @@ terms::Sort sortOf(const jvm::TypeDesc& t) { return sortOfDescriptor(t.kind); }
 
 Side sideOf(const Frame& f) { return f.side; }
 
+std::vector<Term> productArguments(const MethodInfo& m, const MethodInputs& in, terms::TermManager& tm) {
+  std::vector<Term> args;
+  if (!m.is_static && m.name != "<init>") {
+    Term self = tm.var("this", Sort::Ref);
+    args.push_back(self);
+    args.push_back(self);
+  }
+  for (Term t : in.terms) {
+    args.push_back(t);
+    if (tm.sort(t) == Sort::Ref) args.push_back(t);
+  }
+  return args;
+}
+
 MethodInputs makeInputs(const MethodInfo& m, terms::TermManager& tm) {
   MethodInputs in;
   int slot = m.is_static ? 0 : 1;
@@ -203,7 +217,7 @@ bool Executor::Impl::counted(const State& s) const {
 std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) {
   if (auto b = tm.asBool(cond)) return *b;
   if (s.replay_pos < s.replay.size()) {  // a forked copy re-executing its instruction
-    bool d = s.replay[s.replay_pos++];
+    bool d = s.replay[s.replay_pos++] != 0;
     s.decisions.push_back(d);
     return d;
   }
@@ -250,7 +264,7 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
     other.pc.push_back(cond);
     other.model = mt;
     other.replay = s.decisions;
-    other.replay.push_back(true);
+    other.replay.push_back(1);
     other.replay_pos = 0;
     other.decisions.clear();
     other.popped.clear();
@@ -321,8 +335,34 @@ std::optional<bool> Executor::Impl::evalUnder(Term root, const Assignment& a) {
   return scratch.asBool(memo.at(root.id));
 }
 
+int Executor::Impl::choose(State& s, int n) {
+  if (s.replay_pos < s.replay.size()) {
+    int d = s.replay[s.replay_pos++];
+    s.decisions.push_back(d);
+    return d;
+  }
+  for (int alt = n - 1; alt >= 1; --alt) {
+    ++stats.forks;
+    State other = s;
+    Frame& of = other.frames.back();
+    for (auto it = s.popped.rbegin(); it != s.popped.rend(); ++it) of.stack.push_back(*it);
+    other.replay = s.decisions;
+    other.replay.push_back(alt);
+    other.replay_pos = 0;
+    other.decisions.clear();
+    other.popped.clear();
+    work.push_back(std::move(other));
+  }
+  s.decisions.push_back(0);
+  return 0;
+}
+
 void Executor::Impl::endPath(State& s, RawPartition&& p) {
   p.pc = s.pc;
+  p.heap = s.heap_facts;
+  for (const InputObject& o : s.inputs)
+    for (const auto& [name, v] : o.fields)
+      if (tm.op(v) == terms::Op::Var) p.heap_vars.push_back(v);
   for (int i = 0; i < 3; ++i) p.lines[i] = s.lines[i];
   p.warnings = s.warnings;
   ++stats.partitions;

@@ -121,8 +121,12 @@ bool Executor::Impl::enterRegion(State& s) {
   if (!f.stack.empty()) throw ExecError("abstracted region entered with a non-empty operand stack in " + f.m->key());
   std::vector<Term> args;
   for (auto [slot, type] : r.inputs) {
-    if (static_cast<std::size_t>(slot) >= f.locals.size() || !f.locals[static_cast<std::size_t>(slot)])
-      throw ExecError("abstracted region reads an undefined local in " + f.m->key());
+    if (static_cast<std::size_t>(slot) >= f.locals.size() || !f.locals[static_cast<std::size_t>(slot)]) {
+      // A slot not assigned on this path (reused across scopes): its value cannot matter to
+      // the region's result in Java, but is kept inexact rather than invented.
+      args.push_back(tm.apply("undefined_local", terms::FunKind::Library, sortOfDescriptor(type), {}));
+      continue;
+    }
     args.push_back(f.locals[static_cast<std::size_t>(slot)]);
   }
   for (std::size_t i = 0; i < r.outputs.size(); ++i) {
@@ -141,6 +145,7 @@ bool Executor::Impl::enterRegion(State& s) {
 StepResult Executor::Impl::step(State& s) {
   s.popped.clear();
   s.decisions.clear();
+  if (!s.pending.empty() || !s.pending_lengths.empty()) return materializePending(s);
   if (!region_at.empty() && enterRegion(s)) return StepResult::Continue;
   Frame& f = s.frames.back();
   if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size())
@@ -567,7 +572,16 @@ StepResult Executor::Impl::step(State& s) {
         o.fields[in.member.name] = v;
       } else {
         auto it = o.fields.find(in.member.name);
-        fr.stack.push_back(it != o.fields.end() ? it->second : defaultValue(jvm::parseFieldDescriptor(in.member.descriptor)));
+        if (it != o.fields.end()) {
+          fr.stack.push_back(it->second);
+        } else if (o.lazy && o.input >= 0) {
+          std::optional<Term> v = readInputField(s, o, in.member.name, in.member.descriptor);
+          if (!v) return StepResult::Ended;
+          deref(s, ref).fields[in.member.name] = *v;
+          s.frames.back().stack.push_back(*v);
+        } else {
+          fr.stack.push_back(defaultValue(jvm::parseFieldDescriptor(in.member.descriptor)));
+        }
       }
       fr.ip += 1;
       return StepResult::Continue;

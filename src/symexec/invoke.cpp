@@ -76,6 +76,24 @@ StepResult Executor::Impl::invoke(State& s, const jvm::Instruction& in) {
           e.value = args[v == kOld ? 0 : 1];
         }
       }
+      // The final state: receivers and reference parameters (paired old/new in the run
+      // frame), reference results, and the analysed classes' static fields.
+      std::vector<std::pair<Term, Term>> roots;
+      const Frame& pf = s.frames.front();
+      std::size_t slot = 0;
+      std::vector<Term> refs;
+      for (const jvm::TypeDesc& t : pf.m->desc.params) {
+        if (t.kind == 'L' || t.kind == '[') refs.push_back(pf.locals[slot]);
+        slot += static_cast<std::size_t>(t.slots());
+      }
+      for (std::size_t i = 0; i + 1 < refs.size(); i += 2) roots.emplace_back(refs[i], refs[i + 1]);
+      bool refResult = args.size() == 2 && tm.sort(args[0]) == Sort::Ref;
+      if (refResult && s.exc[kOld].empty() && s.exc[kNew].empty()) {
+        roots.emplace_back(args[0], args[1]);
+        p.old_effect.value = Term{};
+        p.new_effect.value = Term{};
+      }
+      compareState(s, roots, p.old_effect.state, p.new_effect.state);
       endPath(s, std::move(p));
       return StepResult::Ended;
     }

@@ -154,6 +154,7 @@ Term Executor::Impl::opaqueCall(State& s, const jvm::MemberRef& r, const std::ve
     Object o;
     o.cls = md.ret.kind == 'L' ? md.ret.className() : md.ret.text;
     o.is_array = md.ret.kind == '[';
+    o.opaque = true;
     return allocate(s, std::move(o));
   }
   note(s, "library call " + r.owner + "." + r.name + r.descriptor + " abstracted as an uninterpreted function");

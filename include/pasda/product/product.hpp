@@ -17,7 +17,17 @@ struct ProductSpec {
   std::string method;           // the compared static method
   std::string descriptor;
   std::string product_class;    // internal name of the class to generate, e.g. demo/Foo$Product
+  bool is_static = true;        // instance methods get one receiver per version
+  bool is_constructor = false;  // method "<init>": the effect is the constructed object
+  std::string orig_old, orig_new;  // original internal names (types mentioning them are renamed)
 };
+
+/// Descriptor of the product's run method: receivers (old, new) for instance methods, each
+/// primitive parameter once, each reference parameter twice (old-typed, new-typed); returns
+/// the method's primitive type, V, or java/lang/Object for references and constructors.
+std::string runDescriptor(const ProductSpec& spec);
+/// `descriptor` with the original class name replaced by the version's name.
+std::string versionDescriptor(const ProductSpec& spec, int side);
 
 struct ProductClasses {
   jvm::ClassFile product;    // static run(params), sameErrors, sameResults, main(String[])

@@ -47,6 +47,13 @@ struct ExecOptions {
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
+  /// Input heap: objects per class reachable from the receiver and reference parameters are
+  /// materialised lazily (null / fresh / alias) up to this many per class; paths that need
+  /// more are cut like depth-limited ones.
+  int heap_bound = 2;
+  /// The analysed class of each side (renamed); they correspond to each other, their static
+  /// fields are compared, and their <clinit> runs before the product's run.
+  std::string main_class[3];
 };
 
 /// What one version (or the entry method) did on a path.
@@ -70,6 +77,8 @@ struct RawPartition {
   bool step_limited = false;          // the instruction budget of the path ran out
   std::set<int> lines[3];             // covered source lines per side
   std::vector<std::string> warnings;
+  std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"
+  std::vector<terms::Term> heap_vars; // variables of input fields read on the path
 };
 
 struct ExecStats {
@@ -118,6 +127,9 @@ struct MethodInputs {
   std::vector<terms::Term> constraints;
 };
 MethodInputs makeInputs(const MethodInfo& m, terms::TermManager& tm);
+/// Arguments of the product's run method for the inputs of `m` (one version's method):
+/// receivers twice (old, new) for instance methods, primitives once, references twice.
+std::vector<terms::Term> productArguments(const MethodInfo& m, const MethodInputs& in, terms::TermManager& tm);
 terms::Sort sortOf(const jvm::TypeDesc& t);
 
 }  // namespace pasda::symexec

@@ -1,0 +1,291 @@
+// The input heap: reference inputs and the objects reachable from them are materialised
+// lazily, in bounded verification's small-scope style (null, a fresh object, or an alias of
+// an object already met, up to heap_bound objects per class). Each side (old, new) has its
+// own copy of every input object, so that one version's writes are invisible to the other,
+// and both copies are materialised with the same choices and the same symbolic values.
+#include "engine.hpp"
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::symexec {
+
+namespace {
+
+bool isRefDesc(const std::string& d) { return !d.empty() && (d[0] == 'L' || d[0] == '['); }
+
+std::string classOfDesc(const std::string& d) {
+  if (d.empty()) return "java/lang/Object";
+  if (d[0] == 'L') return d.substr(1, d.size() - 2);
+  return d;
+}
+
+}  // namespace
+
+std::string Executor::Impl::originalName(const std::string& cls) const {
+  for (int side : {kOld, kNew})
+    if (!opt.main_class[side].empty() && cls == opt.main_class[side]) return "<main>";
+  return cls;
+}
+
+int Executor::Impl::newInput(State& s, const std::string& path, const std::string& cls) {
+  InputObject in;
+  in.path = path;
+  in.cls = cls;
+  in.is_array = !cls.empty() && cls[0] == '[';
+  int index = static_cast<int>(s.inputs.size());
+  for (int side : {kOld, kNew}) {
+    Object o;
+    o.cls = cls == "<main>" ? opt.main_class[side] : cls;
+    o.input = index;
+    o.lazy = true;
+    o.is_array = in.is_array;
+    Term ref = allocate(s, std::move(o));
+    in.side_obj[side] = tm.node(ref).bits;
+  }
+  s.inputs.push_back(std::move(in));
+  return index;
+}
+
+// Choose the target of an input reference: null (unless non_null), a fresh input object
+// (within the bound), or an alias of an existing input object of the same class. Returns
+// the input index, -1 for null, or -2 when the path was cut by the heap bound.
+int Executor::Impl::chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull,
+                                 std::string& fact) {
+  Executor::Impl& I = *this;
+  std::vector<int> aliases;
+  int sameClass = 0;
+  for (std::size_t j = 0; j < s.inputs.size(); ++j)
+    if (s.inputs[j].cls == cls) {
+      aliases.push_back(static_cast<int>(j));
+      ++sameClass;
+    }
+  bool canFresh = sameClass < I.opt.heap_bound;
+  int n = (nonNull ? 0 : 1) + (canFresh ? 1 : 0) + static_cast<int>(aliases.size());
+  if (n == 0) {
+    I.note(s, "heap bound " + std::to_string(I.opt.heap_bound) + " reached for " + cls + " (path cut)");
+    I.cutPath(s, true, false);
+    return -2;
+  }
+  int k = n == 1 ? 0 : I.choose(s, n);
+  if (!nonNull) {
+    if (k == 0) {
+      fact = path + " == null";
+      return -1;
+    }
+    --k;
+  }
+  if (canFresh) {
+    if (k == 0) {
+      fact = path + " != null";
+      return I.newInput(s, path, cls);
+    }
+    --k;
+  }
+  int j = aliases[static_cast<std::size_t>(k)];
+  fact = path + " == " + s.inputs[static_cast<std::size_t>(j)].path;
+  return j;
+}
+
+StepResult Executor::Impl::materializePending(State& s) {
+  if (!s.pending_lengths.empty()) {
+    // A fresh input array gets its length (explored value by value up to the bound).
+    int len = choose(s, opt.max_array_length + 1);
+    int target = s.pending_lengths.front();
+    s.pending_lengths.erase(s.pending_lengths.begin());
+    InputObject& in = s.inputs[static_cast<std::size_t>(target)];
+    s.heap_facts.push_back(in.path + ".length == " + std::to_string(len));
+    char elem = in.cls.size() > 1 ? in.cls[1] : 'I';
+    Sort es = sortOfDescriptor(elem);
+    in.fields["length"] = tm.intLit(len);
+    std::vector<Term> elems;
+    for (int i = 0; i < len; ++i) {
+      std::string name = in.path + "[" + std::to_string(i) + "]";
+      Term v = es == Sort::Ref ? tm.nullRef() : tm.var(name, es);
+      if (es != Sort::Ref) input_vars.push_back(v);
+      in.fields["[" + std::to_string(i) + "]"] = v;
+      elems.push_back(v);
+    }
+    for (int side : {kOld, kNew}) {
+      Object& o = s.heap[in.side_obj[side]];
+      o.elem_kind = elem;
+      o.elem_sort = es;
+      o.elems = elems;
+    }
+    if (es == Sort::Ref && len > 0) note(s, "elements of reference-array inputs start as null");
+    return StepResult::Continue;
+  }
+  PendingInput pin = s.pending.front();
+  std::string fact;
+  int target = chooseTarget(s, pin.name, pin.cls, pin.non_null, fact);
+  if (target == -2) return StepResult::Ended;
+  s.pending.erase(s.pending.begin());
+  s.root_names.push_back(pin.name);
+  if (!fact.empty()) s.heap_facts.push_back(fact);
+  Frame& f = s.frames.front();
+  for (auto [slot, side] : pin.slots) {
+    Term ref = target < 0 ? tm.nullRef() : tm.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(target)].side_obj[side]);
+    if (static_cast<std::size_t>(slot) < f.locals.size()) f.locals[static_cast<std::size_t>(slot)] = ref;
+  }
+  if (target >= 0 && s.inputs[static_cast<std::size_t>(target)].is_array &&
+      !s.inputs[static_cast<std::size_t>(target)].fields.count("length"))
+    s.pending_lengths.push_back(target);
+  return StepResult::Continue;
+}
+
+std::optional<Term> Executor::Impl::readInputField(State& s, Object& o, const std::string& name,
+                                                   const std::string& desc) {
+  const int k = o.input;
+  const std::string cls = o.cls;
+  InputObject* in = &s.inputs[static_cast<std::size_t>(k)];
+  if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
+  if (!isRefDesc(desc)) {
+    Term v = tm.var(in->path + "." + name, sortOfDescriptor(desc[0]));
+    input_vars.push_back(v);
+    in->fields[name] = v;
+    return v;
+  }
+  auto rf = in->ref_fields.find(name);
+  int target;
+  if (rf != in->ref_fields.end()) {
+    target = rf->second;
+  } else {
+    std::string fact;
+    std::string path = in->path + "." + name;
+    target = chooseTarget(s, path, originalName(classOfDesc(desc)), false, fact);
+    if (target == -2) return std::nullopt;
+    in = &s.inputs[static_cast<std::size_t>(k)];  // chooseTarget may have grown the vector
+    in->ref_fields[name] = target;
+    s.heap_facts.push_back(fact);
+  }
+  (void)cls;
+  // The value for the side that reads: its own copy of the target.
+  int side = -1;
+  for (int sd : {kOld, kNew})
+    if (s.heap[in->side_obj[sd]].input == k && &s.heap[in->side_obj[sd]] == &o) side = sd;
+  if (side < 0) side = kOld;
+  return target < 0 ? tm.nullRef() : tm.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(target)].side_obj[side]);
+}
+
+void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
+                                  std::vector<std::pair<std::string, Term>>& oldState,
+                                  std::vector<std::pair<std::string, Term>>& newState) {
+  // A difference in the shape of the two object graphs: reported as two distinct values.
+  auto mismatch = [&](const std::string& path, const std::string& what) {
+    oldState.emplace_back(path + " (" + what + ")", tm.intLit(0));
+    newState.emplace_back(path + " (" + what + ")", tm.intLit(1));
+  };
+  std::map<std::uint64_t, std::uint64_t> seen;  // old id -> new id
+  std::vector<std::tuple<std::string, Term, Term>> work;
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    work.emplace_back(i < s.root_names.size() ? s.root_names[i] : "result", roots[i].first, roots[i].second);
+  while (!work.empty()) {
+    auto [path, a, b] = work.front();
+    work.erase(work.begin());
+    std::uint64_t ia = tm.node(a).bits, ib = tm.node(b).bits;
+    if (ia == 0 || ib == 0) {
+      if (ia != ib) mismatch(path, ia == 0 ? "null-vs-object" : "object-vs-null");
+      continue;
+    }
+    if (auto it = seen.find(ia); it != seen.end()) {
+      if (it->second != ib) mismatch(path, "aliasing");
+      continue;
+    }
+    seen[ia] = ib;
+    Object& oa = s.heap[ia];
+    Object& ob = s.heap[ib];
+    if (originalName(oa.cls) != originalName(ob.cls) || oa.is_array != ob.is_array) {
+      mismatch(path, "class");
+      continue;
+    }
+    if (oa.opaque || ob.opaque) {
+      // Values the engine does not model (library objects): never claimed equal.
+      oldState.emplace_back(path, tm.apply("opaque_old:" + path, terms::FunKind::Library, Sort::Int, {}));
+      newState.emplace_back(path, tm.apply("opaque_new:" + path, terms::FunKind::Library, Sort::Int, {}));
+      continue;
+    }
+    if (oa.cls == "java/lang/String") {
+      if (oa.text != ob.text) mismatch(path, "string");
+      continue;
+    }
+    if (oa.is_array) {
+      if (oa.elems.size() != ob.elems.size()) {
+        oldState.emplace_back(path + ".length", tm.intLit(static_cast<std::int32_t>(oa.elems.size())));
+        newState.emplace_back(path + ".length", tm.intLit(static_cast<std::int32_t>(ob.elems.size())));
+        continue;
+      }
+      for (std::size_t i = 0; i < oa.elems.size(); ++i) {
+        std::string p = path + "[" + std::to_string(i) + "]";
+        if (tm.sort(oa.elems[i]) == Sort::Ref) work.emplace_back(p, oa.elems[i], ob.elems[i]);
+        else {
+          oldState.emplace_back(p, oa.elems[i]);
+          newState.emplace_back(p, ob.elems[i]);
+        }
+      }
+      continue;
+    }
+    // Fields either side wrote or read; a field one side never touched still holds its input value.
+    std::set<std::string> names;
+    for (const auto& [n, v] : oa.fields) names.insert(n);
+    for (const auto& [n, v] : ob.fields) names.insert(n);
+    for (const std::string& n : names) {
+      auto fa = oa.fields.find(n), fb = ob.fields.find(n);
+      Term va = fa != oa.fields.end() ? fa->second : Term{};
+      Term vb = fb != ob.fields.end() ? fb->second : Term{};
+      auto fromInput = [&](Object& o, int side) -> Term {
+        if (o.input < 0) return Term{};
+        InputObject& in = s.inputs[static_cast<std::size_t>(o.input)];
+        if (auto it = in.fields.find(n); it != in.fields.end()) return it->second;
+        if (auto it = in.ref_fields.find(n); it != in.ref_fields.end())
+          return it->second < 0 ? tm.nullRef()
+                                : tm.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(it->second)].side_obj[side]);
+        return Term{};
+      };
+      if (!va) va = fromInput(oa, kOld);
+      if (!vb) vb = fromInput(ob, kNew);
+      // A primitive input field one side never read still holds its input value.
+      Term known = va ? va : vb;
+      if (known && tm.sort(known) != Sort::Ref) {
+        Object& missing = va ? ob : oa;
+        if ((!va || !vb) && missing.input >= 0) {
+          InputObject& in = s.inputs[static_cast<std::size_t>(missing.input)];
+          Term v = tm.var(in.path + "." + n, tm.sort(known));
+          in.fields[n] = v;
+          input_vars.push_back(v);
+          (va ? vb : va) = v;
+        }
+      }
+      std::string p = path + "." + n;
+      if (!va || !vb) {
+        // Written by one side, never materialised as an input: compare with the written value
+        // only when the other side has it too; otherwise the field is reported as unknown.
+        Term known = va ? va : vb;
+        if (tm.sort(known) == Sort::Ref) continue;
+        Term other = tm.apply("input:" + p, terms::FunKind::Library, tm.sort(known), {});
+        oldState.emplace_back(p, va ? va : other);
+        newState.emplace_back(p, vb ? vb : other);
+        continue;
+      }
+      if (tm.sort(va) == Sort::Ref || tm.sort(vb) == Sort::Ref) {
+        work.emplace_back(p, va, vb);
+      } else {
+        oldState.emplace_back(p, va);
+        newState.emplace_back(p, vb);
+      }
+    }
+  }
+  // Static fields of the analysed classes.
+  const std::string prefixOld = std::to_string(kOld) + "#" + opt.main_class[kOld] + ".";
+  const std::string prefixNew = std::to_string(kNew) + "#" + opt.main_class[kNew] + ".";
+  for (const auto& [key, v] : s.statics) {
+    if (key.rfind(prefixOld, 0) != 0) continue;
+    std::string field = key.substr(prefixOld.size());
+    auto it = s.statics.find(prefixNew + field);
+    if (it == s.statics.end()) continue;
+    std::string cls = opt.main_class[kOld];
+    std::string simple = cls.substr(cls.rfind('/') == std::string::npos ? 0 : cls.rfind('/') + 1);
+    if (simple.size() > 3 && simple.compare(simple.size() - 3, 3, "$V1") == 0) simple.resize(simple.size() - 3);
+    oldState.emplace_back(simple + "." + field, v);
+    newState.emplace_back(simple + "." + field, it->second);
+  }
+}
+
+}  // namespace pasda::symexec

@@ -36,8 +36,8 @@ std::vector<ClassCase> classCases() {
       // Every path needs a loop decision; with no budget all partitions are cut.
       {"DEPTH_LIMITED", cliClass("loops", "old", "Sum"), cliClass("loops", "new", "Sum"), {"--depth-limit", "0"},
        "DEPTH_LIMITED", 3},
-      // Every path must decide three branches that mean factoring 60-bit semiprimes: no
-      // partition finishes within 1 s.
+      // Every path must decide twelve branches that each mean factoring a 60-bit semiprime
+      // (each query ends "unknown" at its limit): no partition finishes within 1 s.
       {"TIMEOUT", cliClass("factor", "old", "Factor"), cliClass("factor", "new", "Factor"),
        {"--arith", "java", "--timeout", "1"}, "TIMEOUT", 3},
   };

@@ -169,9 +169,9 @@ TEST_P(Deadline, CheapUnboundedExplorationKeepsItsPartitions) {
   opt.depth_limit = 1 << 20;
   auto start = Clock::now();
   opt.deadline = start + std::chrono::seconds(1);
-  // Depth-first on an unbounded loop would finish nothing; a loop of fixed length with a
-  // two-way decision per iteration over four inputs has thousands of finite paths.
-  Explored e = h.explore("Calls", "regions", "(IIII)I", opt);
+  // Depth-first on an unbounded loop would finish nothing; 16 independent decisions give
+  // 65536 short paths, more than a second's worth.
+  Explored e = h.explore("Calls", "wide", "(IIIIIIIIIIIIIIII)I", opt);
   double took = std::chrono::duration<double>(Clock::now() - start).count();
   EXPECT_TRUE(e.stats.timed_out);
   EXPECT_LT(took, 2.0);

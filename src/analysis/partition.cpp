@@ -98,6 +98,11 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
   PartitionResult r;
   r.index = index;
   r.path_condition = joinPc(tm_, p.pc);
+  if (!p.heap.empty()) {
+    std::string shape;
+    for (const std::string& f : p.heap) shape += (shape.empty() ? "" : " && ") + f;
+    r.path_condition = p.pc.empty() ? shape : shape + " && " + r.path_condition;
+  }
   r.constraint_count = p.pc.size();
   r.old_effect = renderEffect(tm_, p.old_effect);
   r.new_effect = renderEffect(tm_, p.new_effect);
@@ -124,7 +129,7 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
     facts.uif_out = r.uif_pc;
     r.neq_status = facts.neq;
     r.eq_status = facts.eq;
-    if (facts.pc == Status::Sat) witness(s, r);
+    if (facts.pc == Status::Sat) witness(s, r, p);
   } else {
     // Outputs: both threw the same exception type -> equal; otherwise compare the values.
     Term v1 = p.old_effect.kind == symexec::ExecEffect::Kind::Return ? p.old_effect.value : Term{};
@@ -146,7 +151,7 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
     Term differ = tm_.lnot(same);
     facts.neq = ask(s, {differ}, reason);
     if (facts.neq == Status::Sat) {
-      witness(s, r);
+      witness(s, r, p);
       if (v1) r.neq_old = evalText(s, v1);
       if (v2) r.neq_new = evalText(s, v2);
     }
@@ -174,25 +179,58 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
   return r;
 }
 
-void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r) {
-  solver::Model m = s.model(inputs_.terms);
+void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const symexec::RawPartition& p) {
+  std::vector<Term> vars;
+  for (Term t : inputs_.terms)
+    if (tm_.sort(t) != Sort::Ref) vars.push_back(t);
+  for (Term t : p.heap_vars) vars.push_back(t);
+  solver::Model m = s.model(vars);
+  auto shapeOf = [&](const std::string& name) -> std::string {
+    for (const std::string& f : p.heap) {
+      if (f == name + " == null") return "null";
+      if (f == name + " != null") return "new object";
+      if (f.rfind(name + " == ", 0) == 0) return "same object as " + f.substr(name.size() + 4);
+    }
+    return "null";
+  };
   std::string call = method_ + "(";
+  last_model_.clear();
   for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
     WitnessValue w;
     w.name = inputs_.names[i];
     w.type = inputs_.types[i].javaName();
+    if (tm_.sort(inputs_.terms[i]) == Sort::Ref) {
+      w.literal = shapeOf(w.name);
+      call += std::string(i ? ", " : "") + (w.literal == "null" ? "null" : w.name);
+      r.witness.push_back(std::move(w));
+      last_model_.push_back(Term{});
+      continue;
+    }
     std::optional<Term> v = m.lookup(inputs_.terms[i]);
     for (const auto& mv : m.values)
       if (mv.var == inputs_.terms[i]) w.exact = mv.exact;
     w.literal = v ? javaLiteral(tm_, inputs_.types[i], *v) : "?";
     call += (i ? ", " : "") + w.literal;
+    last_model_.push_back(v ? *v : Term{});
     r.witness.push_back(std::move(w));
   }
   r.witness_call = call + ")";
-  last_model_.clear();
-  for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
-    std::optional<Term> v = m.lookup(inputs_.terms[i]);
-    last_model_.push_back(v ? *v : Term{});
+  // The input heap: the receiver's and the parameters' fields read on the path.
+  for (const std::string& f : p.heap) {
+    if (f.find('.') == std::string::npos || f.rfind(" != null") != f.size() - 8) continue;
+    WitnessValue w;
+    w.name = f.substr(0, f.size() - 8);
+    w.type = "object";
+    w.literal = "new object";
+    r.witness.push_back(std::move(w));
+  }
+  for (Term t : p.heap_vars) {
+    WitnessValue w;
+    w.name = tm_.node(t).name;
+    w.type = terms::sortName(tm_.sort(t));
+    std::optional<Term> v = m.lookup(t);
+    w.literal = v ? tm_.toString(*v) : "?";
+    r.witness.push_back(std::move(w));
   }
 }
 

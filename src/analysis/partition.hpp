@@ -32,7 +32,7 @@ class PartitionClassifier {
  private:
   solver::Status ask(solver::Solver& s, std::vector<terms::Term> assumptions, std::string& reason);
   bool overApprox(terms::Term t) const;
-  void witness(solver::Solver& s, PartitionResult& r);
+  void witness(solver::Solver& s, PartitionResult& r, const symexec::RawPartition& p);
   std::string evalText(solver::Solver& s, terms::Term t);
 
   terms::TermManager& tm_;

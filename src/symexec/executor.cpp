@@ -104,6 +104,49 @@ ExecStats Executor::explore(const MethodInfo& entry, const std::vector<Term>& ar
   for (Term a : args) I.tm.collectVars(a, I.input_vars);
   std::sort(I.input_vars.begin(), I.input_vars.end());
   I.input_vars.erase(std::unique(I.input_vars.begin(), I.input_vars.end()), I.input_vars.end());
+  I.input_vars.erase(std::remove_if(I.input_vars.begin(), I.input_vars.end(),
+                                    [&](Term v) { return I.tm.sort(v) == Sort::Ref; }),
+                     I.input_vars.end());
+  {
+    // Reference arguments given as variables are inputs of the heap, materialised before the
+    // first instruction. The same variable twice (product runs) is one input seen by two sides.
+    std::vector<jvm::TypeDesc> types;
+    if (!entry.is_static && entry.name != "<init>") {
+      jvm::TypeDesc self;
+      self.kind = 'L';
+      self.text = "L" + entry.owner->name + ";";
+      types.push_back(self);
+    }
+    for (const auto& t : entry.desc.params) types.push_back(t);
+    std::size_t argSlot = 0, i = 0;
+    std::map<std::string, std::size_t> byName;
+    for (Term a : args) {
+      if (I.tm.op(a) == terms::Op::Var && I.tm.sort(a) == Sort::Ref) {
+        const std::string& name = I.tm.node(a).name;
+        std::string cls = i < types.size() ? (types[i].kind == 'L' ? types[i].className() : types[i].text)
+                                           : "java/lang/Object";
+        int side = entry.owner->side == kProduct ? kOld : entry.owner->side;
+        auto it = byName.find(name);
+        if (it == byName.end()) {
+          PendingInput pin;
+          pin.name = name;
+          pin.cls = I.originalName(cls);
+          pin.non_null = name == "this";
+          byName[name] = s.pending.size();
+          s.pending.push_back(pin);
+        } else if (entry.owner->side == kProduct) {
+          side = kNew;
+        }
+        s.pending[byName[name]].slots.emplace_back(static_cast<int>(argSlot), side);
+      }
+      argSlot += (I.tm.sort(a) == Sort::Long || I.tm.sort(a) == Sort::Double) ? 2 : 1;
+      ++i;
+    }
+    // Product runs start from the analysed classes' state after <clinit>, in both versions.
+    if (entry.owner->side == kProduct)
+      for (int side : {kNew, kOld})
+        if (!I.opt.main_class[side].empty()) I.ensureInitialized(s, static_cast<Side>(side), I.opt.main_class[side]);
+  }
   for (Term a : assumptions) {
     Term c = a;
     if (auto b = I.tm.asBool(c); b && *b) continue;

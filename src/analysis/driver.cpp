@@ -64,7 +64,10 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
 }
 
 std::string emitProduct(const Version& oldV, const Version& newV, const std::string& method, const std::string& dir) {
-  Prepared p = prepare(oldV, newV, method);
+  return writePrepared(prepare(oldV, newV, method), dir);
+}
+
+std::string writePrepared(const Prepared& p, const std::string& dir) {
   auto write = [&](const jvm::ClassFile& cf) {
     fs::path file = fs::path(dir) / (cf.name() + ".class");
     std::error_code ec;

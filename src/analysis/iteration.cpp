@@ -2,6 +2,7 @@
 #include "iteration.hpp"
 
 #include "partition.hpp"
+#include "witnesses.hpp"
 #include "pasda/jvm/errors.hpp"
 
 namespace pasda::analysis {
@@ -138,10 +139,14 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
+    WitnessStage witnesses(env, program, *runM, inputs, tm);
     int n = 0;
     auto sink = [&](const symexec::RawPartition& raw, solver::Solver& s) {
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
+      std::vector<terms::Term> model;
+      if (!r.witness.empty()) model = classifier.lastModel();
+      if (o.mode != "prv") witnesses.process(raw, r, model);
       if (usage && !abs.empty()) {
         std::map<std::string, int> inPc, inOld, inNew;
         for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
@@ -166,6 +171,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     };
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
     it.timed_out = stats.timed_out;
+    if (o.mode != "prv" && !it.timed_out) witnesses.replayAllInJvm(it);
     steps.symbolic_execution += stats.seconds - classifySeconds;
     steps.partition_classification += classifySeconds;
   } catch (const std::exception& e) {

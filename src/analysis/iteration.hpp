@@ -27,6 +27,8 @@ struct Prepared {
 };
 
 Prepared prepare(const Version& oldV, const Version& newV, const std::string& method);
+/// Write the product, its exception class and the renamed versions under `dir`; returns the product's dotted name.
+std::string writePrepared(const Prepared& p, const std::string& dir);
 
 struct IterationEnv {
   const Options* options = nullptr;

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "pasda/analysis/analysis.hpp"
+#include "pasda/diff/diff.hpp"
+#include "pasda/witness/witness.hpp"
 #include "pasda/jvm/dump.hpp"
 #include "pasda/jvm/errors.hpp"
 #include "pasda/jvm/loader.hpp"
@@ -77,6 +79,10 @@ int main(int argc, char** argv) {
     ("emit-product", po::value<std::string>(), "write the product class and the renamed versions to DIR "
                                                "(run with: java -cp DIR <product> ARGS...)")
     ("dump", po::value<std::string>(), "print the methods and instructions of a class file and exit")
+    ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
+    ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
+                                                                "when java is available), jvm, interp or off")
+    ("emit-tests", po::value<std::string>(), "write a JUnit 5 test per confirmed NEQ witness to DIR")
     ("benchmark", po::value<std::string>()->default_value(""), "case name recorded with the run (study harness)")
     ("expected", po::value<std::string>()->default_value(""), "expected result recorded with the run (EQ/NEQ)")
     ("quiet,q", "print only the result line")
@@ -139,12 +145,22 @@ int main(int argc, char** argv) {
     o.classpath_old = vm["classpath-old"].as<std::string>();
     o.classpath_new = vm["classpath-new"].as<std::string>();
     o.benchmark = vm["benchmark"].as<std::string>();
+    o.replay = vm["replay"].as<std::string>();
+    if (o.replay != "auto" && o.replay != "jvm" && o.replay != "interp" && o.replay != "off")
+      return fail("--replay: must be auto, jvm, interp or off, not '" + o.replay + "'");
     o.expected = vm["expected"].as<std::string>();
     int verbosity = vm.count("quiet") ? 0 : vm.count("verbose") ? 2 : 1;
 
     analysis::Version oldV = analysis::loadVersion(inputs[0], o.class_name, o.classpath_old);
     analysis::Version newV = analysis::loadVersion(inputs[1], o.class_name, o.classpath_new);
 
+    if (vm.count("show-blocks")) {
+      std::string method = analysis::selectMethod(oldV, newV, o.method);
+      diff::MatchResult m = diff::match(oldV.cls, newV.cls, method);
+      std::cout << "Unchanged regions of " << method << " (old " << oldV.path << ", new " << newV.path << ")\n";
+      diff::printRegions(m, std::cout, verbosity > 1);
+      return 0;
+    }
     if (vm.count("emit-product")) {
       std::string method = analysis::selectMethod(oldV, newV, o.method);
       std::string dir = vm["emit-product"].as<std::string>();
@@ -166,6 +182,14 @@ int main(int argc, char** argv) {
         else report::printText(run, std::cout, verbosity);
         return fail(db + ": " + e.what());
       }
+    }
+    if (vm.count("emit-tests") && !abandoned) {
+      std::string dir = vm["emit-tests"].as<std::string>();
+      auto colon = run.settings.method.find(':');
+      auto files = witness::emitJUnit(run, oldV.cls.name(), run.settings.method.substr(0, colon),
+                                      run.settings.method.substr(colon + 1), dir);
+      if (verbosity > 0)
+        std::cerr << "pasda-jvm: " << files.size() << " JUnit test file(s) written to " << dir << "\n";
     }
     if (format == "json") report::printJson(run, std::cout);
     else report::printText(run, std::cout, verbosity);

@@ -42,6 +42,8 @@ struct Options {
   std::string classpath_old, classpath_new;
   std::string emit_product_dir;    // "" = do not emit
   std::string benchmark, expected; // recorded in the settings when given
+  std::string replay = "auto";     // witness replay: auto (interpreter + JVM if available), jvm, interp, off
+  double search_share = 0.25;      // share of the run's time for witness search (0 = off)
 };
 
 /// One version as given on the command line, loaded.

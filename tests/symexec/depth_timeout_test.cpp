@@ -1,6 +1,7 @@
 // The depth budget (real two-way decisions inside loops or recursion, per path) with the
 // paper's Listing 1 as the worked example, and the wall-clock deadline.
 #include <chrono>
+#include <filesystem>
 
 #include "symexec/support.hpp"
 
@@ -177,6 +178,22 @@ TEST_P(Deadline, CheapUnboundedExplorationKeepsItsPartitions) {
   EXPECT_LT(took, 2.0);
   EXPECT_GT(e.parts.size(), 5u) << "partitions finished before the deadline were lost";
   EXPECT_EQ(e.stats.partitions, e.parts.size());
+}
+
+// The benchmark's Ell/ellpi: its nonlinear real/float queries are where Z3 is slowest to stop.
+// Long: when the deadline is not honoured this test runs as long as the solver does.
+TEST_P(Deadline, BenchmarkEllpiHonoursTheDeadlineLong) {
+  const std::string bench = PASDA_BENCHMARK_CLASSES;
+  if (!std::filesystem::exists(bench + "/demo")) GTEST_SKIP() << "benchmark classes not compiled";
+  Harness h(GetParam(), bench);
+  ExecOptions opt;
+  auto start = Clock::now();
+  opt.deadline = start + std::chrono::seconds(1);
+  Explored e = h.explore("demo/benchmarks/Ell/ellpi/Eq/oldV", "snippet", "(DDD)D", opt);
+  double took = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_TRUE(e.stats.timed_out);
+  EXPECT_LT(took, 2.0) << "exploration overran the 1 s deadline (" << e.stats.solver_checks << " checks, "
+                       << e.stats.solver_seconds << " s in the solver)";
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Deadline, ::testing::Values(Arith::Math, Arith::Java), modelName);

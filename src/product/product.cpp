@@ -142,26 +142,26 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     const bool instance = !spec.is_static && !spec.is_constructor;
     // Slots of the run parameters seen by version `side` (1 or 2), in call order.
     auto versionArgs = [&](int side) {
-      std::vector<std::pair<char, int>> out;
+      std::vector<std::pair<char, int>> slots;
       int s = 0;
       std::size_t i = 0;
       if (instance) {
-        out.emplace_back('L', side == 1 ? 0 : 1);
+        slots.emplace_back('L', side == 1 ? 0 : 1);
         s = 2;
         i = 2;
       }
       for (const auto& p : orig.params) {
         if (p.kind == 'L' || p.kind == '[') {
-          out.emplace_back('L', side == 1 ? s : s + 1);
+          slots.emplace_back('L', side == 1 ? s : s + 1);
           s += 2;
           i += 2;
         } else {
-          out.emplace_back(p.kind, s);
+          slots.emplace_back(p.kind, s);
           s += p.slots();
           ++i;
         }
       }
-      return out;
+      return slots;
     };
     auto callVersion = [&](int side, int r, int e, std::vector<jvm::ExceptionHandler>& hs) {
       const std::string& cls = side == 1 ? spec.old_class : spec.new_class;

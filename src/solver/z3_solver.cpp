@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <functional>
 #include <mutex>
+#include <thread>
 
 #include "pasda/solver/solver.hpp"
 #include "z3_translate.hpp"
@@ -52,6 +54,10 @@ class Z3Solver final : public Solver {
   }
 
   void push() override {
+    if (poisoned_) {
+      ++level_;
+      return;
+    }
     flushAxioms();
     solver_.push();
     if (java()) fpSolver_.push();
@@ -62,6 +68,10 @@ class Z3Solver final : public Solver {
   void pop(unsigned n) override {
     if (n > level_) throw SolverError("pop(" + std::to_string(n) + ") below level 0");
     if (n == 0) return;
+    if (poisoned_) {
+      level_ -= n;
+      return;
+    }
     solver_.pop(n);
     if (java()) fpSolver_.pop(n);
     fpLevels_.resize(fpLevels_.size() - n);
@@ -76,6 +86,7 @@ class Z3Solver final : public Solver {
 
   void add(Term t) override {
     requireBool(t);
+    if (poisoned_) return;
     z3::expr e = translate(t);
     flushAxioms();
     solver_.add(e);
@@ -88,6 +99,10 @@ class Z3Solver final : public Solver {
 
   CheckResult check(const std::vector<Term>& assumptions) override {
     CheckResult res;
+    if (poisoned_) {
+      res.reason = "timeout (Z3 did not stop; solver retired)";
+      return res;
+    }
     model_.reset();
     std::vector<z3::expr> assume;
     bool useFp = java() && fpLevels_.back();
@@ -127,12 +142,24 @@ class Z3Solver final : public Solver {
         pushed = true;
         for (auto& e : assume) solver.add(e);
       }
-      r = solver.check();
+      r = guardedCheck(solver, error);
       if (r == z3::sat) model_.emplace(solver.get_model());
     } catch (const z3::exception& e) {
       error = e.msg();
     }
     std::string reason;
+    if (poisoned_) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        running_ = false;
+      }
+      cv_.notify_all();
+      res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      ++checks_;
+      seconds_ += res.seconds;
+      res.reason = "timeout (Z3 did not stop; solver retired)";
+      return res;
+    }
     if (r == z3::unknown && error.empty()) {
       try {
         reason = solver.reason_unknown();
@@ -225,7 +252,71 @@ class Z3Solver final : public Solver {
   std::uint64_t checks() const override { return checks_; }
   double checkSeconds() const override { return seconds_; }
 
+  ~Z3Solver() override {
+    if (worker_.joinable()) {
+      {
+        std::lock_guard<std::mutex> lock(wmu_);
+        stopWorker_ = true;
+      }
+      wcv_.notify_all();
+      worker_.join();  // a retired solver waits here for Z3 to come back before freeing it
+    }
+  }
+
  private:
+  // Z3 occasionally ignores both its timeout and interrupts (large floating-point or
+  // nonlinear problems). Checks therefore run on a worker thread; if one has not returned
+  // 1.5 s after its time limit, the caller gets Unknown and the solver is retired: every
+  // later check answers Unknown at once, so the caller's deadline holds.
+  z3::check_result guardedCheck(z3::solver& solver, std::string& error) {
+    if (timeoutMs_ == 0) return solver.check();
+    if (!worker_.joinable()) {
+      worker_ = std::thread([this] {
+        std::unique_lock<std::mutex> lock(wmu_);
+        for (;;) {
+          wcv_.wait(lock, [this] { return stopWorker_ || task_ != nullptr; });
+          if (task_) {
+            auto task = std::move(task_);
+            task_ = nullptr;
+            lock.unlock();
+            task();
+            lock.lock();
+            taskDone_ = true;
+            wcv_.notify_all();
+            continue;
+          }
+          if (stopWorker_) return;
+        }
+      });
+    }
+    // The task owns its result box, so a retired check that returns late writes to live memory.
+    auto box = std::make_shared<std::pair<z3::check_result, std::string>>(z3::unknown, std::string());
+    std::unique_lock<std::mutex> lock(wmu_);
+    taskDone_ = false;
+    task_ = [&solver, box] {
+      try {
+        box->first = solver.check();
+      } catch (const z3::exception& e) {
+        box->second = e.msg();
+      }
+    };
+    wcv_.notify_all();
+    auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + 1500);
+    if (!wcv_.wait_for(lock, limit, [this] { return taskDone_; })) {
+      poisoned_ = true;  // the worker still runs the check
+      return z3::unknown;
+    }
+    error = box->second;
+    return box->first;
+  }
+
+  std::thread worker_;
+  std::mutex wmu_;
+  std::condition_variable wcv_;
+  std::function<void()> task_;
+  bool taskDone_ = false, stopWorker_ = false;
+  bool poisoned_ = false;
+
   struct Axiom {
     z3::expr e;
     unsigned level;

@@ -257,9 +257,9 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
       if (!va || !vb) {
         // Written by one side, never materialised as an input: compare with the written value
         // only when the other side has it too; otherwise the field is reported as unknown.
-        Term known = va ? va : vb;
-        if (tm.sort(known) == Sort::Ref) continue;
-        Term other = tm.apply("input:" + p, terms::FunKind::Library, tm.sort(known), {});
+        Term written = va ? va : vb;
+        if (tm.sort(written) == Sort::Ref) continue;
+        Term other = tm.apply("input:" + p, terms::FunKind::Library, tm.sort(written), {});
         oldState.emplace_back(p, va ? va : other);
         newState.emplace_back(p, vb ? vb : other);
         continue;

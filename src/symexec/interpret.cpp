@@ -296,11 +296,12 @@ StepResult Executor::Impl::step(State& s) {
   };
   // Array allocation with a possibly symbolic length: negative -> exception; symbolic lengths
   // are explored value by value up to max_array_length, longer ones cut the path.
+  StepResult thrown = StepResult::Continue;  // outcome of a NegativeArraySizeException
   auto newArray = [&](Term count, const std::string& desc) -> std::optional<std::size_t> {
     auto neg = branch(s, tm.lt(count, tm.intLit(0)), false);
     if (!neg) return std::nullopt;
     if (*neg) {
-      throwNew(s, "java/lang/NegativeArraySizeException");
+      thrown = throwNew(s, "java/lang/NegativeArraySizeException");
       return std::size_t{0xFFFFFFFF};
     }
     if (auto k = tm.asInteger(count)) return static_cast<std::size_t>(*k);
@@ -575,10 +576,10 @@ StepResult Executor::Impl::step(State& s) {
         if (it != o.fields.end()) {
           fr.stack.push_back(it->second);
         } else if (o.lazy && o.input >= 0) {
-          std::optional<Term> v = readInputField(s, o, in.member.name, in.member.descriptor);
-          if (!v) return StepResult::Ended;
-          deref(s, ref).fields[in.member.name] = *v;
-          s.frames.back().stack.push_back(*v);
+          std::optional<Term> fieldValue = readInputField(s, o, in.member.name, in.member.descriptor);
+          if (!fieldValue) return StepResult::Ended;
+          deref(s, ref).fields[in.member.name] = *fieldValue;
+          s.frames.back().stack.push_back(*fieldValue);
         } else {
           fr.stack.push_back(defaultValue(jvm::parseFieldDescriptor(in.member.descriptor)));
         }
@@ -610,7 +611,7 @@ StepResult Executor::Impl::step(State& s) {
       }
       auto len = newArray(count, elem);
       if (!len) return StepResult::Ended;
-      if (*len == 0xFFFFFFFF) return StepResult::Continue;  // threw
+      if (*len == 0xFFFFFFFF) return thrown;  // threw
       Term ref = makeArray(*len, elem);
       s.frames.back().stack.push_back(ref);
       s.frames.back().ip += 1;
@@ -624,7 +625,7 @@ StepResult Executor::Impl::step(State& s) {
       for (Term c : counts) {
         auto len = newArray(c, in.type);
         if (!len) return StepResult::Ended;
-        if (*len == 0xFFFFFFFF) return StepResult::Continue;
+        if (*len == 0xFFFFFFFF) return thrown;
         lens.push_back(*len);
       }
       std::function<Term(std::size_t, const std::string&)> build = [&](std::size_t d, const std::string& desc) -> Term {

@@ -1,0 +1,331 @@
+// Issue 7 through the command line: instance methods, object and array inputs, constructors,
+// void methods and static state. Every fixture pair is run in both arithmetic models; each must
+// get the right program-level class with no false proof, NEQ partitions must say what differs
+// (by name, in the effects), and witnesses must give the input state that exposes it.
+#include <functional>
+
+#include "cli/support.hpp"
+
+namespace cli_test {
+namespace {
+
+using Pred = std::function<bool(const std::string&)>;
+
+bool isInt(const std::string& s, long long& v) {
+  try {
+    std::size_t n = 0;
+    v = std::stoll(s, &n);
+    return n == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+Pred intIs(std::function<bool(long long)> f) {
+  return [f](const std::string& s) {
+    long long v;
+    return isInt(s, v) && f(v);
+  };
+}
+Pred textIs(const std::string& want) {
+  return [want](const std::string& s) { return s == want; };
+}
+Pred nonNullObject() {
+  return [](const std::string& s) { return !s.empty() && s != "null"; };
+}
+
+struct ObjCase {
+  const char* name;
+  std::string folder, pkg, cls;
+  std::vector<std::string> options;
+  const char* truth;  // the real relation of the two versions: EQ or NEQ
+  std::vector<std::string> accepted;  // program-level classes that are right for this case
+  // NEQ cases: a state entry that must differ in some NEQ partition ("" when the difference is
+  // the return value or the exception), and witness entries required of that partition.
+  std::string diff_state;
+  std::vector<std::pair<std::string, Pred>> witness;
+};
+
+std::vector<ObjCase> cases() {
+  const std::vector<std::string> eq = {"EQ"}, neq = {"NEQ"};
+  return {
+      {"counter_eq", "objects/counter_eq", "objects.counter", "Counter", {}, "EQ", eq, "", {}},
+      {"counter_neq", "objects/counter_neq", "objects.counter", "Counter", {}, "NEQ", neq, "this.count",
+       {{"n", intIs([](long long v) { return v == 0; })}, {"this.count", intIs([](long long) { return true; })}}},
+      {"static_counter", "objects/static_counter", "objects.registry", "Registry", {}, "NEQ", neq,
+       "Registry.registered", {{"id", intIs([](long long v) { return v == 0; })}}},
+      {"ctor", "objects/ctor", "objects.point", "Point", {"--method", "<init>"}, "NEQ", neq, ".y",
+       {{"a", intIs([](long long v) { return v > 100; })}}},
+      {"nullparam", "objects/nullparam", "objects.names", "Names", {}, "NEQ", neq, "", {{"b", textIs("null")}}},
+      {"alias", "objects/alias", "objects.transfer", "Transfer", {}, "NEQ", neq, "from.balance",
+       {{"to", textIs("same object as from")}, {"amount", intIs([](long long v) { return v != 0; })}}},
+      {"arrays", "objects/arrays", "objects.sums", "Sums", {}, "NEQ", neq, "",
+       {{"a[0]", intIs([](long long v) { return v != 0; })}}},
+      // Recursion over an unbounded list: bounded by the depth limit, never a proof.
+      {"recursive", "objects/recursive", "objects.node", "Node", {"--timeout", "5"}, "EQ",
+       {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      // Fixture pairs of tests/fixtures/objects2.
+      {"twofields", "objects2/twofields", "objects2.twofields", "Account", {}, "EQ", eq, "", {}},
+      {"helper_eq", "objects2/helper_eq", "objects2.helper", "Price", {}, "EQ", eq, "", {}},
+      {"helper_neq", "objects2/helper_neq", "objects2.helper", "Price", {}, "NEQ", neq, "",
+       {{"qty", intIs([](long long v) { return v >= 100; })}, {"this.unit", intIs([](long long v) { return v != 0; })}}},
+      {"fieldread", "objects2/fieldread", "objects2.fieldread", "Orders", {}, "NEQ", neq, "",
+       {{"it", textIs("new object")}, {"it.qty", intIs([](long long v) { return v == 10; })}}},
+      {"newobj_eq", "objects2/newobj_eq", "objects2.newobj", "Shapes", {}, "EQ", eq, "", {}},
+      {"newobj_neq", "objects2/newobj_neq", "objects2.newobj", "Shapes", {}, "NEQ", neq, "result.y",
+       {{"a", intIs([](long long v) { return v > 7; })}}},
+      {"alias_only", "objects2/alias_only", "objects2.alias", "Transfer", {}, "NEQ", neq, "from.balance",
+       {{"to", textIs("same object as from")}, {"amount", intIs([](long long v) { return v != 0; })}}},
+      // Three distinct boxes are needed to see the difference: at --heap-bound 3 it is found.
+      {"heapbound3", "objects2/heapbound", "objects2.heapbound", "Boxes", {"--heap-bound", "3"}, "NEQ", neq, "",
+       {{"a", textIs("new object")}, {"b", textIs("new object")}, {"c", textIs("new object")}}},
+      // Beyond the default bound (2 boxes) the difference is out of scope: no proof either way.
+      {"heapbound2", "objects2/heapbound", "objects2.heapbound", "Boxes", {}, "NEQ",
+       {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      // The difference needs an array of 9 elements.
+      {"array_long9", "objects2/array_long", "objects2.arraylong", "Sums", {"--max-array-length", "9"}, "NEQ", neq,
+       "", {{"a[8]", intIs([](long long) { return true; })}}},
+      {"array_long8", "objects2/array_long", "objects2.arraylong", "Sums", {}, "NEQ", {"MAYBE_EQ", "DEPTH_LIMITED"},
+       "", {}},
+      // The new version clears a reference field the old one leaves: differs whenever the
+      // receiver's `next` is not null on entry (the old version never reads it).
+      {"refwrite", "objects2/refwrite", "objects2.refwrite", "Cell", {}, "NEQ", neq, "this.next",
+       {{"this.next", nonNullObject()}}},
+      // Equivalent for every length; lengths past --max-array-length are not covered.
+      {"array_eq", "objects2/array_eq", "objects2.arrays", "Sums", {}, "EQ", {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+  };
+}
+
+int exitCodeOf(const std::string& result) {
+  if (result == "EQ") return 0;
+  if (result == "NEQ") return 1;
+  if (result == "ERROR") return 2;
+  return 3;
+}
+
+struct Param {
+  ObjCase c;
+  std::string arith;
+};
+
+void PrintTo(const Param& p, std::ostream* os) { *os << p.c.name << " --arith " << p.arith; }
+
+std::vector<Param> params() {
+  std::vector<Param> out;
+  for (const ObjCase& c : cases())
+    for (const char* a : {"math", "java"}) out.push_back({c, a});
+  return out;
+}
+
+std::vector<std::string> argsOf(const Param& p) {
+  std::vector<std::string> a = {"--arith", p.arith};
+  a.insert(a.end(), p.c.options.begin(), p.c.options.end());
+  a.push_back(fixtureClass(p.c.folder, "old", p.c.pkg, p.c.cls));
+  a.push_back(fixtureClass(p.c.folder, "new", p.c.pkg, p.c.cls));
+  return a;
+}
+
+/// What differs between the effects of a partition: kind, exception, return value or state.
+std::vector<std::string> differences(const Json& part) {
+  std::vector<std::string> out;
+  const Json& o = part["effect_old"];
+  const Json& n = part["effect_new"];
+  auto str = [](const Json& e, const char* k) {
+    const Json* v = e.find(k);
+    return v && v->type == Json::Type::String ? v->string : std::string();
+  };
+  if (str(o, "kind") != str(n, "kind")) out.push_back("(kind)");
+  if (str(o, "exception") != str(n, "exception")) out.push_back("(exception)");
+  if (str(o, "value") != str(n, "value")) out.push_back("(return)");
+  for (const std::string& s : differingState(part)) out.push_back(s);
+  return out;
+}
+
+bool namesState(const std::vector<std::string>& diffs, const std::string& want) {
+  for (const std::string& d : diffs) {
+    // Exact, or with the engine's note on a shape difference: "this.next (object-vs-null)".
+    if (d == want || d.rfind(want + " (", 0) == 0) return true;
+    // A suffix pattern like ".y": the field of the constructed object, whatever its root name.
+    if (!want.empty() && want[0] == '.' && d.size() > want.size() &&
+        d.compare(d.size() - want.size(), want.size(), want) == 0 && d.find('.') == d.size() - want.size())
+      return true;
+  }
+  return false;
+}
+
+class ObjectShapes : public ::testing::TestWithParam<Param> {};
+
+TEST_P(ObjectShapes, ProgramClassWithoutFalseProof) {
+  const Param& p = GetParam();
+  JsonRun j = runJson(argsOf(p));
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  const std::string result = j.json["result"].string;
+  EXPECT_NE(j.run.code, 2) << "ERROR: " << j.json["errors"].string << j.run.err;
+  if (std::string(p.c.truth) == "EQ") {
+    EXPECT_NE(result, "NEQ") << "false NEQ proof";
+  }
+  if (std::string(p.c.truth) == "NEQ") {
+    EXPECT_NE(result, "EQ") << "false EQ proof";
+  }
+  EXPECT_TRUE(contains(p.c.accepted, result)) << "result " << result << ", expected one of " << joined(p.c.accepted)
+                                              << "\n" << j.run.out;
+  EXPECT_EQ(j.run.code, exitCodeOf(result));
+  // The partitions agree with the program class.
+  const Json& parts = j.json["partitions"];
+  ASSERT_EQ(parts.type, Json::Type::Array);
+  int neqs = 0;
+  for (const Json& part : parts.array) neqs += part["result"].string == "NEQ";
+  if (result == "NEQ") {
+    EXPECT_GE(neqs, 1);
+  }
+  if (result == "EQ") {
+    for (const Json& part : parts.array) EXPECT_EQ(part["result"].string, "EQ") << part["path_condition"].string;
+  }
+}
+
+TEST_P(ObjectShapes, NeqPartitionsNameTheDifferenceAndWitnessTheInput) {
+  const Param& p = GetParam();
+  if (std::string(p.c.accepted.front()) != "NEQ") GTEST_SKIP() << "not a NEQ case";
+  JsonRun j = runJson(argsOf(p));
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  ASSERT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  bool named = p.c.diff_state.empty();
+  bool witnessed = false;
+  std::string report;
+  for (const Json& part : j.json["partitions"].array) {
+    if (part["result"].string != "NEQ") continue;
+    const std::vector<std::string> diffs = differences(part);
+    // A NEQ partition whose two effects read the same would not say what differs.
+    EXPECT_FALSE(diffs.empty()) << "NEQ partition with identical effects: " << part["path_condition"].string;
+    const bool here = p.c.diff_state.empty() || namesState(diffs, p.c.diff_state);
+    named = named || here;
+    report += "  pc " + part["path_condition"].string + ": differs in " + joined(diffs) + "\n";
+    if (!here) continue;
+    bool ok = true;
+    for (const auto& [name, pred] : p.c.witness) {
+      std::string v = witnessValue(part, name);
+      if (!pred(v)) {
+        ok = false;
+        report += "    witness " + name + " = '" + v + "' does not expose the difference\n";
+      }
+    }
+    witnessed = witnessed || ok;
+  }
+  EXPECT_TRUE(named) << "no NEQ partition names " << p.c.diff_state << "\n" << report;
+  EXPECT_TRUE(witnessed) << "no NEQ partition has a witness giving the input state\n" << report;
+}
+
+TEST_P(ObjectShapes, TextOutputNamesTheDifferingState) {
+  const Param& p = GetParam();
+  if (std::string(p.c.accepted.front()) != "NEQ" || p.c.diff_state.empty() || p.c.diff_state[0] == '.')
+    GTEST_SKIP() << "no named state to look for";
+  CliRun r = runCli(argsOf(p));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(resultLine(r), "NEQ");
+  // The state entry appears within the listing of a NEQ partition.
+  std::size_t at = r.out.find("NEQ ", r.out.find("Partitions"));
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(p.c.diff_state, at), std::string::npos) << r.out;
+}
+
+std::string paramName(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(info.param.c.name) + "_" + info.param.arith;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, ObjectShapes, ::testing::ValuesIn(params()), paramName);
+
+// ---------------------------------------------------------------------------------------------
+// Aliasing: the versions differ only when the two parameters are the same object.
+
+class Aliasing : public ::testing::TestWithParam<std::string> {};
+
+std::vector<std::string> aliasArgs(const std::string& folder, const std::string& pkg, const std::string& arith) {
+  return {"--arith", arith, fixtureClass(folder, "old", pkg, "Transfer"), fixtureClass(folder, "new", pkg, "Transfer")};
+}
+
+bool bothNonNullDistinct(const std::string& pc) {
+  return pc.find("from != null") != std::string::npos && pc.find("to != null") != std::string::npos &&
+         pc.find("to == from") == std::string::npos;
+}
+
+TEST_P(Aliasing, OnlyAliasedPartitionsDiffer) {
+  // objects2/alias_only reads both balances before writing: the null cases throw at the same
+  // point in both versions, so every difference needs `to` and `from` to be one object.
+  JsonRun j = runJson(aliasArgs("objects2/alias_only", "objects2.alias", GetParam()));
+  ASSERT_TRUE(j.ok);
+  EXPECT_EQ(j.json["result"].string, "NEQ");
+  int aliased = 0, distinct = 0;
+  for (const Json& part : j.json["partitions"].array) {
+    const std::string& pc = part["path_condition"].string;
+    const std::string& res = part["result"].string;
+    if (res == "NEQ") {
+      EXPECT_NE(pc.find("to == from"), std::string::npos) << "NEQ without aliasing: " << pc;
+      EXPECT_TRUE(contains(differingState(part), "from.balance")) << pc;
+    } else {
+      EXPECT_EQ(res, "EQ") << pc;
+    }
+    if (pc.find("to == from") != std::string::npos) {
+      ++aliased;
+      EXPECT_EQ(res, "NEQ") << pc;
+    }
+    if (bothNonNullDistinct(pc)) {
+      ++distinct;
+      EXPECT_EQ(res, "EQ") << pc;
+    }
+  }
+  EXPECT_GE(aliased, 1) << "no partition where the parameters alias\n" << j.run.out;
+  EXPECT_GE(distinct, 1) << "no partition with two distinct accounts\n" << j.run.out;
+}
+
+TEST_P(Aliasing, OriginalFixtureDistinctAccountsAreEqual) {
+  // objects/alias writes `from` before reading `to`: with `to == null` the old version has
+  // already changed from.balance when the NPE comes, the new one has not (a real difference).
+  // Distinct non-null accounts are EQ; the aliased ones NEQ.
+  JsonRun j = runJson(aliasArgs("objects/alias", "objects.transfer", GetParam()));
+  ASSERT_TRUE(j.ok);
+  EXPECT_EQ(j.json["result"].string, "NEQ");
+  int aliased = 0, distinct = 0;
+  for (const Json& part : j.json["partitions"].array) {
+    const std::string& pc = part["path_condition"].string;
+    const std::string& res = part["result"].string;
+    if (pc.find("to == from") != std::string::npos) {
+      ++aliased;
+      EXPECT_EQ(res, "NEQ") << pc;
+    } else if (bothNonNullDistinct(pc)) {
+      ++distinct;
+      EXPECT_EQ(res, "EQ") << pc;
+    } else if (res == "NEQ") {
+      // The only other NEQ: `to` is null and the old version wrote from.balance first.
+      EXPECT_NE(pc.find("to == null"), std::string::npos) << pc;
+      EXPECT_EQ(part["effect_old"]["kind"].string, part["effect_new"]["kind"].string) << pc;
+      EXPECT_TRUE(contains(differingState(part), "from.balance")) << pc;
+    }
+  }
+  EXPECT_GE(aliased, 1);
+  EXPECT_GE(distinct, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, Aliasing, ::testing::Values("math", "java"));
+
+// ---------------------------------------------------------------------------------------------
+// Recursion over the input heap ends by the depth limit, not by the wall clock.
+
+TEST(ObjectBounds, RecursiveMethodIsCutByTheDepthLimitNotTheTimeout) {
+  // Node.length() recursive vs a loop. With --heap-bound 1 the only non-null `next` is the
+  // receiver itself (a cycle): both versions run forever on it, so only the depth limit can
+  // end that path. It must be cut (DEPTH_LIMITED partition), well before the wall clock.
+  for (const char* arith : {"math", "java"}) {
+    SCOPED_TRACE(arith);
+    JsonRun j = runJson({"--arith", arith, "--heap-bound", "1", "--depth-limit", "3", "--timeout", "20",
+                         fixtureClass("objects/recursive", "old", "objects.node", "Node"),
+                         fixtureClass("objects/recursive", "new", "objects.node", "Node")});
+    ASSERT_TRUE(j.ok);
+    const std::string result = j.json["result"].string;
+    EXPECT_TRUE(result == "MAYBE_EQ" || result == "DEPTH_LIMITED") << result;
+    EXPECT_FALSE(j.json["timed_out"].boolean) << "the cyclic list ran until --timeout";
+    EXPECT_TRUE(j.json["depth_limited"].boolean) << "no path was cut by the depth limit";
+    EXPECT_LT(j.run.seconds, 10.0);
+  }
+}
+
+}  // namespace
+}  // namespace cli_test

@@ -1,0 +1,170 @@
+// Helpers for the command-line tests of issues 5 and 7: run the built pasda-jvm, capture
+// stdout, stderr and the exit status; locate the compiled fixtures; read the JSON report.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "report/json_check.hpp"
+
+namespace cli_test {
+
+namespace fs = std::filesystem;
+using pasda::testing::Json;
+using pasda::testing::JsonParser;
+
+struct CliRun {
+  int code = -1;
+  std::string out, err;
+  double seconds = 0;
+};
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+inline std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// A fresh scratch directory (unique per process, thread and call).
+inline fs::path scratch() {
+  static std::atomic<int> counter{0};
+  std::ostringstream tid;
+  tid << std::hash<std::thread::id>{}(std::this_thread::get_id());
+  fs::path d = fs::path(::testing::TempDir()) /
+               ("pasda_cli_" + std::to_string(::getpid()) + "_" + tid.str() + "_" + std::to_string(counter++));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Run pasda-jvm with `args`; stdout and stderr captured through files.
+inline CliRun runCli(const std::vector<std::string>& args) {
+  fs::path d = scratch();
+  std::string cmd = shellQuote(PASDA_CLI);
+  for (const std::string& a : args) cmd += " " + shellQuote(a);
+  cmd += " > " + shellQuote((d / "out").string()) + " 2> " + shellQuote((d / "err").string()) + " < /dev/null";
+  auto t0 = std::chrono::steady_clock::now();
+  int st = std::system(cmd.c_str());
+  CliRun r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  r.out = slurp(d / "out");
+  r.err = slurp(d / "err");
+  fs::remove_all(d);
+  return r;
+}
+
+/// The first line's result ("EQ", "NEQ", ...) of a text run, or "(none)".
+inline std::string resultLine(const CliRun& r) {
+  std::string first = r.out.substr(0, r.out.find('\n'));
+  return first.rfind("Result: ", 0) == 0 ? first.substr(8) : "(none)";
+}
+
+/// A compiled fixture: ${PASDA_FIXTURE_CLASSES}/<folder>/<side>/<package path>/<cls>.class.
+inline std::string fixtureClass(const std::string& folder, const std::string& side, const std::string& pkg,
+                                const std::string& cls) {
+  std::string p = pkg;
+  for (char& c : p)
+    if (c == '.') c = '/';
+  return std::string(PASDA_FIXTURE_CLASSES) + "/" + folder + "/" + side + "/" + p + "/" + cls + ".class";
+}
+
+/// A JSON run: the parsed report (the test fails when the output is not JSON).
+struct JsonRun {
+  CliRun run;
+  Json json;
+  bool ok = false;
+};
+
+inline JsonRun runJson(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--format", "json"});
+  JsonRun j;
+  j.run = runCli(args);
+  try {
+    j.json = JsonParser(j.run.out).parse();
+    j.ok = j.json.type == Json::Type::Object && j.json.find("result") != nullptr;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not JSON (" << e.what() << "): exit " << j.run.code << "\n" << j.run.out << j.run.err;
+  }
+  return j;
+}
+
+/// State entries of an effect as (name, value) pairs.
+inline std::vector<std::pair<std::string, std::string>> stateOf(const Json& effect) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Json* st = effect.find("state");
+  if (!st || st->type != Json::Type::Array) return out;
+  for (const Json& e : st->array) {
+    const Json* n = e.find("name");
+    const Json* v = e.find("value");
+    if (n && v) out.emplace_back(n->string, v->type == Json::Type::String ? v->string : "");
+  }
+  return out;
+}
+
+/// Names of the state entries whose old and new values are written differently (or that
+/// only one side has).
+inline std::vector<std::string> differingState(const Json& partition) {
+  auto o = stateOf(partition["effect_old"]);
+  auto n = stateOf(partition["effect_new"]);
+  std::vector<std::string> out;
+  auto lookup = [](const std::vector<std::pair<std::string, std::string>>& v, const std::string& k,
+                   std::string& val) {
+    for (const auto& [a, b] : v)
+      if (a == k) {
+        val = b;
+        return true;
+      }
+    return false;
+  };
+  for (const auto& [k, v] : o) {
+    std::string w;
+    if (!lookup(n, k, w) || w != v) out.push_back(k);
+  }
+  for (const auto& [k, v] : n) {
+    std::string w;
+    if (!lookup(o, k, w)) out.push_back(k);
+  }
+  return out;
+}
+
+inline bool contains(const std::vector<std::string>& v, const std::string& x) {
+  for (const std::string& s : v)
+    if (s == x) return true;
+  return false;
+}
+
+inline std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+/// The witness entry `name` of a partition ("" when absent).
+inline std::string witnessValue(const Json& partition, const std::string& name) {
+  const Json* w = partition.find("witness");
+  if (!w || w->type != Json::Type::Object) return "";
+  const Json* v = w->find(name);
+  return v && v->type == Json::Type::String ? v->string : "";
+}
+
+}  // namespace cli_test

@@ -97,7 +97,8 @@ TEST_P(AllModesBenchmarkLong, NoErrorNoFalseProof) {
               wall, slowestName.c_str(), slowest, correct, summary.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(Cli, AllModesBenchmarkLong, ::testing::Values("pasda", "prv", "ardiff", "dse"));
+INSTANTIATE_TEST_SUITE_P(Cli, AllModesBenchmarkLong, ::testing::Values("pasda", "prv", "ardiff", "dse"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
 }  // namespace cli_test

@@ -58,7 +58,8 @@ TEST_P(LoopSum, NoModeGivesAFalseProofOrError) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cli, LoopSum, ::testing::Values("math", "java"));
+INSTANTIATE_TEST_SUITE_P(Cli, LoopSum, ::testing::Values("math", "java"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 // ---------------------------------------------------------------------------------------------
 // --show-blocks: the matched regions of each version, then exit 0 without analysing.

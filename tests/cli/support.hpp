@@ -73,10 +73,13 @@ inline CliRun runCli(const std::vector<std::string>& args) {
   return r;
 }
 
-/// The first line's result ("EQ", "NEQ", ...) of a text run, or "(none)".
+/// The first line's result class ("EQ", "NEQ", "ERROR", ...) of a text run, or "(none)".
+/// ("Result: ERROR (error: ...)" gives "ERROR".)
 inline std::string resultLine(const CliRun& r) {
   std::string first = r.out.substr(0, r.out.find('\n'));
-  return first.rfind("Result: ", 0) == 0 ? first.substr(8) : "(none)";
+  if (first.rfind("Result: ", 0) != 0) return "(none)";
+  std::string cls = first.substr(8);
+  return cls.substr(0, cls.find(' '));
 }
 
 /// A compiled fixture: ${PASDA_FIXTURE_CLASSES}/<folder>/<side>/<package path>/<cls>.class.

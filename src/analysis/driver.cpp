@@ -42,7 +42,12 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
   product::prepareVersion(p.new_cls, p.new_name, p.name, p.descriptor);
   std::string base = oldV.cls.name();
   p.product_name = base + "$Product";
-  product::ProductSpec spec{p.old_name, p.new_name, p.name, p.descriptor, p.product_name};
+  product::ProductSpec spec;
+  spec.old_class = p.old_name;
+  spec.new_class = p.new_name;
+  spec.method = p.name;
+  spec.descriptor = p.descriptor;
+  spec.product_class = p.product_name;
   const jvm::Method* m = oldV.cls.findMethod(p.name, p.descriptor);
   p.is_constructor = p.name == "<init>";
   p.is_static = m ? m->isStatic() : true;

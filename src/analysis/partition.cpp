@@ -184,7 +184,12 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
   for (Term t : inputs_.terms)
     if (tm_.sort(t) != Sort::Ref) vars.push_back(t);
   for (Term t : p.heap_vars) vars.push_back(t);
-  solver::Model m = s.model(vars);
+  solver::Model m;
+  try {
+    m = s.model(vars);
+  } catch (const std::exception&) {
+    // no model after all: the witness lists the inputs without values
+  }
   auto shapeOf = [&](const std::string& name) -> std::string {
     for (const std::string& f : p.heap) {
       if (f == name + " == null") return "null";

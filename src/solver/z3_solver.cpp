@@ -143,6 +143,18 @@ class Z3Solver final : public Solver {
         for (auto& e : assume) solver.add(e);
       }
       r = guardedCheck(solver, error);
+      if (r == z3::unknown && !poisoned_ && error.empty()) {
+        // An interrupt meant for the previous check can land just after it returned and
+        // cancel this one; retry once when nobody interrupted this check.
+        bool stale;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          stale = !interruptedDuring_;
+        }
+        std::string why = solver.reason_unknown();
+        if (stale && (why.find("cancel") != std::string::npos || why.find("interrupt") != std::string::npos))
+          r = guardedCheck(solver, error);
+      }
       if (r == z3::sat) model_.emplace(solver.get_model());
     } catch (const z3::exception& e) {
       error = e.msg();

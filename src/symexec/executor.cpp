@@ -332,7 +332,12 @@ std::optional<bool> Executor::Impl::branch(State& s, Term cond, bool isCounted) 
 
 std::shared_ptr<const Assignment> Executor::Impl::currentModel() {
   if (input_vars.empty()) return std::make_shared<Assignment>();
-  solver::Model m = solver.model(input_vars);
+  solver::Model m;
+  try {
+    m = solver.model(input_vars);
+  } catch (const std::exception&) {
+    return nullptr;  // no model after all: decide later branches with the solver
+  }
   auto a = std::make_shared<Assignment>();
   for (Term v : input_vars) {
     std::optional<Term> val = m.lookup(v);

@@ -58,13 +58,10 @@ int Executor::Impl::chooseTarget(State& s, const std::string& path, const std::s
       aliases.push_back(static_cast<int>(j));
       ++sameClass;
     }
+  // The "fresh object" alternative always exists; beyond the heap bound it cuts the path
+  // (bounded verification covers every heap up to the bound and none beyond).
   bool canFresh = sameClass < I.opt.heap_bound;
-  int n = (nonNull ? 0 : 1) + (canFresh ? 1 : 0) + static_cast<int>(aliases.size());
-  if (n == 0) {
-    I.note(s, "heap bound " + std::to_string(I.opt.heap_bound) + " reached for " + cls + " (path cut)");
-    I.cutPath(s, true, false);
-    return -2;
-  }
+  int n = (nonNull ? 0 : 1) + 1 + static_cast<int>(aliases.size());
   int k = n == 1 ? 0 : I.choose(s, n);
   if (!nonNull) {
     if (k == 0) {
@@ -73,13 +70,16 @@ int Executor::Impl::chooseTarget(State& s, const std::string& path, const std::s
     }
     --k;
   }
-  if (canFresh) {
-    if (k == 0) {
-      fact = path + " != null";
-      return I.newInput(s, path, cls);
+  if (k == 0) {
+    if (!canFresh) {
+      I.note(s, "heap bound " + std::to_string(I.opt.heap_bound) + " reached for " + cls + " (path cut)");
+      I.cutPath(s, true, false);
+      return -2;
     }
-    --k;
+    fact = path + " != null";
+    return I.newInput(s, path, cls);
   }
+  --k;
   int j = aliases[static_cast<std::size_t>(k)];
   fact = path + " == " + s.inputs[static_cast<std::size_t>(j)].path;
   return j;
@@ -87,8 +87,14 @@ int Executor::Impl::chooseTarget(State& s, const std::string& path, const std::s
 
 StepResult Executor::Impl::materializePending(State& s) {
   if (!s.pending_lengths.empty()) {
-    // A fresh input array gets its length (explored value by value up to the bound).
-    int len = choose(s, opt.max_array_length + 1);
+    // A fresh input array gets its length (explored value by value up to the bound; longer
+    // arrays cut the path).
+    int len = choose(s, opt.max_array_length + 2);
+    if (len > opt.max_array_length) {
+      note(s, "input arrays longer than " + std::to_string(opt.max_array_length) + " (path cut)");
+      cutPath(s, true, false);
+      return StepResult::Ended;
+    }
     int target = s.pending_lengths.front();
     s.pending_lengths.erase(s.pending_lengths.begin());
     InputObject& in = s.inputs[static_cast<std::size_t>(target)];
@@ -241,27 +247,30 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
       };
       if (!va) va = fromInput(oa, kOld);
       if (!vb) vb = fromInput(ob, kNew);
-      // A primitive input field one side never read still holds its input value.
+      // A field one side never touched: on an object created during the run it holds its
+      // default value; on an input object it holds the input value (primitives: the input
+      // variable; references: not materialised here, so the comparison stays inexact).
       Term known = va ? va : vb;
-      if (known && tm.sort(known) != Sort::Ref) {
+      bool refUnknown = false;
+      if (known && (!va || !vb)) {
         Object& missing = va ? ob : oa;
-        if ((!va || !vb) && missing.input >= 0) {
+        Term filler;
+        if (missing.input < 0) {
+          filler = tm.sort(known) == Sort::Ref ? tm.nullRef() : tm.lit(tm.sort(known), 0);
+        } else if (tm.sort(known) != Sort::Ref) {
           InputObject& in = s.inputs[static_cast<std::size_t>(missing.input)];
-          Term v = tm.var(in.path + "." + n, tm.sort(known));
-          in.fields[n] = v;
-          input_vars.push_back(v);
-          (va ? vb : va) = v;
+          filler = tm.var(in.path + "." + n, tm.sort(known));
+          in.fields[n] = filler;
+          input_vars.push_back(filler);
+        } else {
+          refUnknown = true;
         }
+        if (filler) (va ? vb : va) = filler;
       }
       std::string p = path + "." + n;
-      if (!va || !vb) {
-        // Written by one side, never materialised as an input: compare with the written value
-        // only when the other side has it too; otherwise the field is reported as unknown.
-        Term written = va ? va : vb;
-        if (tm.sort(written) == Sort::Ref) continue;
-        Term other = tm.apply("input:" + p, terms::FunKind::Library, tm.sort(written), {});
-        oldState.emplace_back(p, va ? va : other);
-        newState.emplace_back(p, vb ? vb : other);
+      if (refUnknown || !va || !vb) {
+        oldState.emplace_back(p, tm.apply("unknown_old:" + p, terms::FunKind::Library, Sort::Int, {}));
+        newState.emplace_back(p, tm.apply("unknown_new:" + p, terms::FunKind::Library, Sort::Int, {}));
         continue;
       }
       if (tm.sort(va) == Sort::Ref || tm.sort(vb) == Sort::Ref) {

@@ -124,6 +124,11 @@ StepResult Executor::Impl::invoke(State& s, const jvm::Instruction& in) {
   }
 
   if (target && target->method->code) {
+    if (s.frames.size() >= 400) {  // a recursion that takes no decisions (e.g. over a cyclic heap)
+      note(s, "call stack deeper than 400 frames (path cut)");
+      cutPath(s, true, false);
+      return StepResult::Ended;
+    }
     Frame nf;
     nf.m = target;
     nf.side = target->owner->side;

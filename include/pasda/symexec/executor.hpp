@@ -37,7 +37,7 @@ struct ExecOptions {
   Clock::time_point deadline = Clock::time_point::max();
   unsigned solver_timeout_ms = 1000;     // per feasibility query (capped by the deadline)
   int max_array_length = 8;              // symbolic array lengths are explored up to this bound
-  std::uint64_t max_steps_per_path = 5'000'000;  // instruction budget of one path (then cut)
+  std::uint64_t max_steps_per_path = 2'000'000;  // instruction budget of one path (then cut)
   /// The product class whose sameErrors/sameResults calls end a partition ("" = none: a path
   /// ends when the entry method returns or throws).
   std::string product_class;

@@ -143,7 +143,8 @@ struct Executor::Impl {
   int chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull, std::string& fact);
   std::string originalName(const std::string& cls) const;
   /// The final state of both versions, aligned by access path, for the product comparison.
-  void compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
+  /// false: the path ended (materialising an untouched input field was cut by the heap bound).
+  bool compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
                     std::vector<std::pair<std::string, Term>>& oldState,
                     std::vector<std::pair<std::string, Term>>& newState);
 

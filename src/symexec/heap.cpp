@@ -140,8 +140,11 @@ StepResult Executor::Impl::materializePending(State& s) {
 std::optional<Term> Executor::Impl::readInputField(State& s, Object& o, const std::string& name,
                                                    const std::string& desc) {
   const int k = o.input;
-  const std::string cls = o.cls;
   InputObject* in = &s.inputs[static_cast<std::size_t>(k)];
+  // The side whose copy is read (decided now: materialising may grow the heap and move `o`).
+  int side = kOld;
+  for (int sd : {kOld, kNew})
+    if (&s.heap[in->side_obj[sd]] == &o) side = sd;
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
   if (!isRefDesc(desc)) {
     Term v = tm.var(in->path + "." + name, sortOfDescriptor(desc[0]));
@@ -162,16 +165,11 @@ std::optional<Term> Executor::Impl::readInputField(State& s, Object& o, const st
     in->ref_fields[name] = target;
     s.heap_facts.push_back(fact);
   }
-  (void)cls;
   // The value for the side that reads: its own copy of the target.
-  int side = -1;
-  for (int sd : {kOld, kNew})
-    if (s.heap[in->side_obj[sd]].input == k && &s.heap[in->side_obj[sd]] == &o) side = sd;
-  if (side < 0) side = kOld;
   return target < 0 ? tm.nullRef() : tm.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(target)].side_obj[side]);
 }
 
-void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
+bool Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
                                   std::vector<std::pair<std::string, Term>>& oldState,
                                   std::vector<std::pair<std::string, Term>>& newState) {
   // A difference in the shape of the two object graphs: reported as two distinct values.
@@ -230,12 +228,13 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
     }
     // Fields either side wrote or read; a field one side never touched still holds its input value.
     std::set<std::string> names;
-    for (const auto& [n, v] : oa.fields) names.insert(n);
-    for (const auto& [n, v] : ob.fields) names.insert(n);
+    for (const auto& [n, v] : s.heap[ia].fields) names.insert(n);
+    for (const auto& [n, v] : s.heap[ib].fields) names.insert(n);
     for (const std::string& n : names) {
-      auto fa = oa.fields.find(n), fb = ob.fields.find(n);
-      Term va = fa != oa.fields.end() ? fa->second : Term{};
-      Term vb = fb != ob.fields.end() ? fb->second : Term{};
+      // (objects are looked up again on every field: materialising inputs may grow the heap)
+      auto fa = s.heap[ia].fields.find(n), fb = s.heap[ib].fields.find(n);
+      Term va = fa != s.heap[ia].fields.end() ? fa->second : Term{};
+      Term vb = fb != s.heap[ib].fields.end() ? fb->second : Term{};
       auto fromInput = [&](Object& o, int side) -> Term {
         if (o.input < 0) return Term{};
         InputObject& in = s.inputs[static_cast<std::size_t>(o.input)];
@@ -245,15 +244,15 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
                                 : tm.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(it->second)].side_obj[side]);
         return Term{};
       };
-      if (!va) va = fromInput(oa, kOld);
-      if (!vb) vb = fromInput(ob, kNew);
+      if (!va) va = fromInput(s.heap[ia], kOld);
+      if (!vb) vb = fromInput(s.heap[ib], kNew);
       // A field one side never touched: on an object created during the run it holds its
       // default value; on an input object it holds the input value (primitives: the input
       // variable; references: not materialised here, so the comparison stays inexact).
       Term known = va ? va : vb;
       bool refUnknown = false;
       if (known && (!va || !vb)) {
-        Object& missing = va ? ob : oa;
+        Object& missing = va ? s.heap[ib] : s.heap[ia];
         Term filler;
         if (missing.input < 0) {
           filler = tm.sort(known) == Sort::Ref ? tm.nullRef() : tm.lit(tm.sort(known), 0);
@@ -263,7 +262,19 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
           in.fields[n] = filler;
           input_vars.push_back(filler);
         } else {
-          refUnknown = true;
+          // Materialise the reference field of the untouched side's input object (this may
+          // fork on its shape, like a read would).
+          std::string desc;
+          if (const LoadedClass* c = program.find(va ? kNew : kOld, missing.cls))
+            for (const jvm::Field& fld : c->cf.fields)
+              if (fld.name == n && !fld.isStatic()) desc = fld.descriptor;
+          if (desc.empty()) {
+            refUnknown = true;
+          } else {
+            std::optional<Term> v = readInputField(s, missing, n, desc);
+            if (!v) return false;
+            filler = *v;
+          }
         }
         if (filler) (va ? vb : va) = filler;
       }
@@ -295,6 +306,7 @@ void Executor::Impl::compareState(State& s, const std::vector<std::pair<Term, Te
     oldState.emplace_back(simple + "." + field, v);
     newState.emplace_back(simple + "." + field, it->second);
   }
+  return true;
 }
 
 }  // namespace pasda::symexec

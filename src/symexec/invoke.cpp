@@ -93,7 +93,7 @@ StepResult Executor::Impl::invoke(State& s, const jvm::Instruction& in) {
         p.old_effect.value = Term{};
         p.new_effect.value = Term{};
       }
-      compareState(s, roots, p.old_effect.state, p.new_effect.state);
+      if (!compareState(s, roots, p.old_effect.state, p.new_effect.state)) return StepResult::Ended;
       endPath(s, std::move(p));
       return StepResult::Ended;
     }

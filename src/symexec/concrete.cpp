@@ -1,5 +1,7 @@
 #include "pasda/symexec/concrete.hpp"
 
+#include <algorithm>
+
 namespace pasda::symexec {
 
 ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const MethodInfo& entry,
@@ -7,6 +9,7 @@ ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const Me
   ConcreteRun out;
   std::unique_ptr<solver::Solver> none = solver::makeNullSolver();
   options.depth_limit = 1 << 30;  // a concrete path takes no decisions
+  options.max_call_depth = std::max<std::size_t>(options.max_call_depth, 3000);
   Executor ex(program, tm, *none, options);
   int paths = 0;
   ExecStats stats = ex.explore(entry, args, {}, [&](const RawPartition& p, solver::Solver&) {
@@ -17,7 +20,9 @@ ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const Me
   } else if (paths != 1) {
     out.error = "the execution depends on values that are not concrete (" + std::to_string(paths) + " paths)";
   } else if (out.partition.depth_limited) {
-    out.error = out.partition.step_limited ? "instruction budget exhausted" : "cut";
+    out.error = out.partition.step_limited         ? "instruction budget exhausted"
+                : out.partition.call_depth_limited ? "call-depth budget exhausted"
+                                                   : "cut";
   } else {
     out.completed = true;
   }

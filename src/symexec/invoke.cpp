@@ -124,9 +124,12 @@ StepResult Executor::Impl::invoke(State& s, const jvm::Instruction& in) {
   }
 
   if (target && target->method->code) {
-    if (s.frames.size() >= 400) {  // a recursion that takes no decisions (e.g. over a cyclic heap)
-      note(s, "call stack deeper than 400 frames (path cut)");
-      cutPath(s, true, false);
+    if (s.frames.size() >= opt.max_call_depth) {  // recursion that takes no decisions (e.g. a cyclic heap)
+      note(s, "call stack deeper than " + std::to_string(opt.max_call_depth) + " frames (path cut)");
+      RawPartition p;
+      p.depth_limited = true;
+      p.call_depth_limited = true;
+      endPath(s, std::move(p));
       return StepResult::Ended;
     }
     Frame nf;

@@ -38,6 +38,7 @@ struct ExecOptions {
   unsigned solver_timeout_ms = 1000;     // per feasibility query (capped by the deadline)
   int max_array_length = 8;              // symbolic array lengths are explored up to this bound
   std::uint64_t max_steps_per_path = 2'000'000;  // instruction budget of one path (then cut)
+  std::size_t max_call_depth = 400;               // frames; deeper recursion without decisions is cut
   /// The product class whose sameErrors/sameResults calls end a partition ("" = none: a path
   /// ends when the entry method returns or throws).
   std::string product_class;
@@ -75,6 +76,7 @@ struct RawPartition {
   bool depth_limited = false;
   bool timed_out = false;
   bool step_limited = false;          // the instruction budget of the path ran out
+  bool call_depth_limited = false;    // the call stack outgrew max_call_depth
   std::set<int> lines[3];             // covered source lines per side
   std::vector<std::string> warnings;
   std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"

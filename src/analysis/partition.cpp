@@ -154,6 +154,14 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
       witness(s, r, p);
       if (v1) r.neq_old = evalText(s, v1);
       if (v2) r.neq_new = evalText(s, v2);
+      // Name what differs under this model: the result and each compared piece of state.
+      std::vector<std::string> parts;
+      if (v1 && v2 && r.neq_old != r.neq_new) parts.push_back("result: " + r.neq_old + " vs " + r.neq_new);
+      for (std::size_t i = 0; i < p.old_effect.state.size() && i < p.new_effect.state.size(); ++i) {
+        std::string a = evalText(s, p.old_effect.state[i].second), b = evalText(s, p.new_effect.state[i].second);
+        if (a != b) parts.push_back(p.old_effect.state[i].first + ": " + a + " vs " + b);
+      }
+      for (const std::string& part : parts) r.differs += (r.differs.empty() ? "" : ", ") + part;
     }
     facts.eq = ask(s, {same}, reason);
     if (facts.neq == Status::Sat || facts.eq == Status::Sat) {
@@ -241,7 +249,12 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
 
 std::string PartitionClassifier::evalText(solver::Solver& s, Term t) {
   std::string exact;
-  std::optional<Term> v = s.eval(t, &exact);
+  std::optional<Term> v;
+  try {
+    v = s.eval(t, &exact);
+  } catch (const std::exception&) {
+    return "?";
+  }
   if (!v) return "?";
   std::string text = tm_.toString(*v);
   if (!exact.empty() && exact != text) text += " (" + exact + ")";

@@ -65,6 +65,7 @@ void partition(JsonWriter& w, const PartitionResult& p) {
   optStatus(w, "neq_status", p.neq_status);
   optStatus(w, "eq_status", p.eq_status);
   w.optionalText("reason_unknown", p.reason_unknown);
+  w.optionalText("differs", p.differs);
   w.optionalText("neq_output_old", p.neq_old);
   w.optionalText("neq_output_new", p.neq_new);
   w.field("uif_pc", p.uif_pc).field("uif_old", p.uif_old).field("uif_new", p.uif_new);

@@ -77,6 +77,7 @@ void witnessLines(std::ostream& out, const PartitionResult& p) {
   }
   if (!w.empty()) labeled(out, kDetailIndent, "witness", w);
   if (!p.witness_call.empty()) labeled(out, kDetailIndent, "call", p.witness_call);
+  if (!p.differs.empty()) labeled(out, kDetailIndent, "differs", p.differs);
 }
 
 void partitionRow(std::ostream& out, const PartitionResult& p, int verbosity) {

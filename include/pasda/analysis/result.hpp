@@ -53,6 +53,7 @@ struct PartitionResult {
   std::optional<Status> neq_status, eq_status;
   std::string reason_unknown;  // of whichever query answered unknown
   std::string neq_old, neq_new;  // outputs evaluated in the Neq model (when Sat)
+  std::string differs;           // what differs in the Neq model, e.g. "this.count: 3 vs 4"
   bool uif_pc = false, uif_old = false, uif_new = false;
   bool depth_limited = false, timed_out = false;
   Reachability reachability = Reachability::MaybeReachable;

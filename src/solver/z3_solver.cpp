@@ -142,8 +142,12 @@ class Z3Solver final : public Solver {
         pushed = true;
         for (auto& e : assume) solver.add(e);
       }
+      auto firstStart = Clock::now();
       r = guardedCheck(solver, error);
-      if (r == z3::unknown && !poisoned_ && error.empty()) {
+      double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
+      // Only a check cancelled well before its limit can be a stale interrupt (a real timeout
+      // uses up the limit).
+      if (r == z3::unknown && !poisoned_ && error.empty() && timeoutMs_ && firstMs < 0.5 * timeoutMs_) {
         // An interrupt meant for the previous check can land just after it returned and
         // cancel this one; retry once when nobody interrupted this check.
         bool stale;

@@ -268,6 +268,11 @@ class Z3Solver final : public Solver {
   std::uint64_t checks() const override { return checks_; }
   double checkSeconds() const override { return seconds_; }
 
+  bool retired() const { return poisoned_; }
+  void detachWorker() {
+    if (worker_.joinable()) worker_.detach();
+  }
+
   ~Z3Solver() override {
     if (worker_.joinable()) {
       {
@@ -282,7 +287,7 @@ class Z3Solver final : public Solver {
  private:
   // Z3 occasionally ignores both its timeout and interrupts (large floating-point or
   // nonlinear problems). Checks therefore run on a worker thread; if one has not returned
-  // 1.5 s after its time limit, the caller gets Unknown and the solver is retired: every
+  // 300 ms after its time limit, the caller gets Unknown and the solver is retired: every
   // later check answers Unknown at once, so the caller's deadline holds.
   z3::check_result guardedCheck(z3::solver& solver, std::string& error) {
     if (timeoutMs_ == 0) return solver.check();
@@ -317,7 +322,7 @@ class Z3Solver final : public Solver {
       }
     };
     wcv_.notify_all();
-    auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + 1500);
+    auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + kRetireGraceMs);
     if (!wcv_.wait_for(lock, limit, [this] { return taskDone_; })) {
       poisoned_ = true;  // the worker still runs the check
       return z3::unknown;
@@ -326,6 +331,7 @@ class Z3Solver final : public Solver {
     return box->first;
   }
 
+  static constexpr long long kRetireGraceMs = 300;  // Z3 normally overshoots by < 50 ms
   std::thread worker_;
   std::mutex wmu_;
   std::condition_variable wcv_;
@@ -455,8 +461,39 @@ class Z3Solver final : public Solver {
 
 }  // namespace
 
+namespace {
+
+// Owns a Z3Solver; a retired one (a check still running in Z3) is left alive with its worker
+// thread detached, so that destroying the solver never waits for Z3.
+class RetiringSolver final : public Solver {
+ public:
+  explicit RetiringSolver(std::unique_ptr<Z3Solver> inner) : inner_(std::move(inner)) {}
+  ~RetiringSolver() override {
+    if (inner_->retired()) {
+      inner_->detachWorker();
+      (void)inner_.release();  // intentionally leaked: Z3 is still using it
+    }
+  }
+  void push() override { inner_->push(); }
+  void pop(unsigned levels) override { inner_->pop(levels); }
+  unsigned levels() const override { return inner_->levels(); }
+  void add(Term t) override { inner_->add(t); }
+  CheckResult check(const std::vector<Term>& assumptions) override { return inner_->check(assumptions); }
+  Model model(const std::vector<Term>& vars) override { return inner_->model(vars); }
+  std::optional<Term> eval(Term t, std::string* exact) override { return inner_->eval(t, exact); }
+  void setTimeoutMs(unsigned ms) override { inner_->setTimeoutMs(ms); }
+  void interrupt() override { inner_->interrupt(); }
+  std::uint64_t checks() const override { return inner_->checks(); }
+  double checkSeconds() const override { return inner_->checkSeconds(); }
+
+ private:
+  std::unique_ptr<Z3Solver> inner_;
+};
+
+}  // namespace
+
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
-  return std::make_unique<Z3Solver>(tm, options);
+  return std::make_unique<RetiringSolver>(std::make_unique<Z3Solver>(tm, options));
 }
 
 }  // namespace pasda::solver

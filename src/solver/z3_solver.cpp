@@ -147,17 +147,22 @@ class Z3Solver final : public Solver {
       double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
       // Only a check cancelled well before its limit can be a stale interrupt (a real timeout
       // uses up the limit).
-      if (r == z3::unknown && !poisoned_ && error.empty() && timeoutMs_ && firstMs < 0.5 * timeoutMs_) {
-        // An interrupt meant for the previous check can land just after it returned and
-        // cancel this one; retry once when nobody interrupted this check.
+      // An interrupt meant for the previous check can land just after it returned and cancel
+      // this one (Z3 keeps the flag for a moment); retry a few times when nobody interrupted
+      // this check and it was cancelled well before its limit (a real timeout uses it up).
+      for (int retry = 0; retry < 4 && r == z3::unknown && !poisoned_ && error.empty() && timeoutMs_ &&
+                          firstMs < 0.5 * timeoutMs_;
+           ++retry) {
         bool stale;
         {
           std::lock_guard<std::mutex> lock(mu_);
-          stale = !interruptedDuring_;
+          stale = !interruptedDuring_ && !pendingInterrupt_;
         }
         std::string why = solver.reason_unknown();
-        if (stale && (why.find("cancel") != std::string::npos || why.find("interrupt") != std::string::npos))
-          r = guardedCheck(solver, error);
+        if (!stale || (why.find("cancel") == std::string::npos && why.find("interrupt") == std::string::npos)) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2 << retry));
+        r = guardedCheck(solver, error);
+        firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
       }
       if (r == z3::sat) model_.emplace(solver.get_model());
     } catch (const z3::exception& e) {
@@ -260,7 +265,9 @@ class Z3Solver final : public Solver {
     // until the check returns (bounded; the per-check timeout stays the backstop).
     auto deadline = Clock::now() + std::chrono::seconds(2);
     while (running_ && Clock::now() < deadline) {
-      ctx_.interrupt();
+      // Only while Z3 is inside check(): an interrupt that lands after it returned would
+      // cancel the next check.
+      if (inZ3_) ctx_.interrupt();
       cv_.wait_for(lock, std::chrono::milliseconds(5));
     }
   }
@@ -290,7 +297,16 @@ class Z3Solver final : public Solver {
   // 300 ms after its time limit, the caller gets Unknown and the solver is retired: every
   // later check answers Unknown at once, so the caller's deadline holds.
   z3::check_result guardedCheck(z3::solver& solver, std::string& error) {
-    if (timeoutMs_ == 0) return solver.check();
+    if (timeoutMs_ == 0) {
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        inZ3_ = true;
+      }
+      z3::check_result r = solver.check();
+      std::lock_guard<std::mutex> l(mu_);
+      inZ3_ = false;
+      return r;
+    }
     if (!worker_.joinable()) {
       worker_ = std::thread([this] {
         std::unique_lock<std::mutex> lock(wmu_);
@@ -314,11 +330,19 @@ class Z3Solver final : public Solver {
     auto box = std::make_shared<std::pair<z3::check_result, std::string>>(z3::unknown, std::string());
     std::unique_lock<std::mutex> lock(wmu_);
     taskDone_ = false;
-    task_ = [&solver, box] {
+    task_ = [this, &solver, box] {
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        inZ3_ = true;
+      }
       try {
         box->first = solver.check();
       } catch (const z3::exception& e) {
         box->second = e.msg();
+      }
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        inZ3_ = false;
       }
     };
     wcv_.notify_all();
@@ -331,6 +355,7 @@ class Z3Solver final : public Solver {
     return box->first;
   }
 
+  bool inZ3_ = false;  // guarded by mu_: a check is inside Z3 right now
   static constexpr long long kRetireGraceMs = 300;  // Z3 normally overshoots by < 50 ms
   std::thread worker_;
   std::mutex wmu_;

@@ -25,8 +25,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 corpus="$build/fuzz-corpus"
 mkdir -p "$corpus"
 fixtures="$build/tests/fixtures/classes"
-find "$fixtures" -name '*.class' -size -64k | head -n 400 | while read -r f; do
-  cp "$f" "$corpus/$(echo "$f" | md5sum | cut -c1-16).class"
+# No `find | head` here: with pipefail, find dying of SIGPIPE when head has enough would fail
+# the script. Collect the list first, then take the first 400 (sorted, so the seed is stable).
+mapfile -t seeds < <(find "$fixtures" -name '*.class' -size -64k | LC_ALL=C sort)
+for f in "${seeds[@]:0:400}"; do
+  cp "$f" "$corpus/$(printf '%s' "$f" | md5sum | cut -c1-16).class"
 done
 echo "seed corpus: $(ls "$corpus" | wc -l) files"
 

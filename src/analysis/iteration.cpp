@@ -215,7 +215,8 @@ void runTool(IterationEnv& env, RunResult& run) {
     run.warnings.push_back(std::string("unchanged-block matching failed: ") + e.what());
   }
   Abstraction abs;
-  for (const diff::Region& r : match.regions) abs.regions.insert(r.id);
+  for (const diff::Region& r : match.regions)
+    if (diff::worthAbstracting(r)) abs.regions.insert(r.id);
   for (const std::string& h : match.pure_helpers) abs.helpers.insert(h);  // effect-free, cannot throw
   run.steps.instrumentation += since(ti);
   if (!summary && abs.empty()) return;  // nothing to abstract: iteration 1 stands

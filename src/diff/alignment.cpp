@@ -83,8 +83,16 @@ Alignment align(const MethodFacts& oldF, const MethodFacts& newF, const Normalis
     }
   }
 
-  // Slot renaming: every matched pair of accesses votes for (old slot, new slot); the pairs
-  // are taken by decreasing votes (ties: same slot number first) while they keep a bijection.
+  // Slot renaming. Parameter slots (and the receiver's) are fixed: slot k holds the same input
+  // in both versions, so `a + b` and `b + a` are changed code, not the same code with the
+  // parameters swapped. Other slots: every matched pair of accesses votes for (old slot, new
+  // slot); the pairs are taken by decreasing votes (ties: same slot number first) while they
+  // keep a bijection.
+  if (oldF.param_slots == newF.param_slots)
+    for (int s = 0; s < oldF.param_slots; ++s) {
+      al.slot_map[s] = s;
+      al.slot_inv[s] = s;
+    }
   std::map<std::pair<int, int>, int> votes;
   for (std::size_t i = 0; i < n; ++i) {
     if (al.unit_match[i] < 0) continue;

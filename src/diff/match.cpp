@@ -105,6 +105,8 @@ void printVars(const char* label, const std::vector<RegionVar>& vars, std::ostre
 
 }  // namespace
 
+bool worthAbstracting(const Region& r) { return r.branches || r.whole_loop || r.loop_depth > 0 || r.nonlinear > 0; }
+
 void printRegions(const MatchResult& m, std::ostream& out, bool verbose) {
   if (m.regions.empty()) out << "no unchanged regions to abstract\n";
   for (const auto& r : m.regions) {
@@ -117,7 +119,9 @@ void printRegions(const MatchResult& m, std::ostream& out, bool verbose) {
     }
     printVars("inputs", r.inputs, out);
     printVars("outputs", r.outputs, out);
-    out << "    loop depth " << r.loop_depth << ", nonlinear " << r.nonlinear << (r.whole_loop ? ", whole loop" : "") << "\n";
+    out << "    loop depth " << r.loop_depth << ", nonlinear " << r.nonlinear << (r.whole_loop ? ", whole loop" : "")
+        << (r.branches ? ", branches" : "") << "\n";
+    if (!worthAbstracting(r)) out << "    kept concrete: straight-line, linear, call-free code\n";
   }
   out << "identical helpers:";
   if (m.identical_helpers.empty()) out << " (none)";

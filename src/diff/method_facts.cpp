@@ -298,6 +298,11 @@ MethodFacts analyseMethod(const jvm::ClassFile& cls, const jvm::Method& m) {
   f.cls = &cls;
   f.method = &m;
   f.key = m.name + ":" + m.descriptor;
+  try {
+    f.param_slots = jvm::parseMethodDescriptor(m.descriptor).paramSlots() + (m.isStatic() ? 0 : 1);
+  } catch (const std::invalid_argument&) {
+    f.param_slots = 0;
+  }
   f.cfg = jvm::buildCfg(cls, *m.code, cls.source_file_path.empty() ? cls.name() : cls.source_file_path);
   const int n = f.size();
   f.line.resize(static_cast<std::size_t>(n));

@@ -21,6 +21,7 @@ struct MethodFacts {
   const jvm::ClassFile* cls = nullptr;
   const jvm::Method* method = nullptr;
   std::string key;                        // "name:descriptor"
+  int param_slots = 0;                    // slots of the receiver (if any) and the parameters
   jvm::Cfg cfg;                           // cfg.insns are the decoded instructions
   std::vector<int> depth;                 // operand-stack words before each insn; -1 = unreachable
   bool depth_ok = true;                   // false if the stack heights are inconsistent

@@ -190,11 +190,16 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
   using O = Opcode;
   for (int i = o.s; i < o.e; ++i) {
     switch (F0.at(i).op) {
+      case O::tableswitch: case O::lookupswitch:
+        out.branches = true;
+        break;
       case O::imul: case O::lmul: case O::fmul: case O::dmul: case O::idiv: case O::ldiv: case O::fdiv:
       case O::ddiv: case O::irem: case O::lrem: case O::frem: case O::drem: case O::invokestatic:
         out.nonlinear++;
         break;
-      default: break;
+      default:
+        if (F0.at(i).isConditional()) out.branches = true;
+        break;
     }
   }
   return "";

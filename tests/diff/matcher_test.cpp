@@ -267,3 +267,54 @@ TEST(Matcher, RegionsDoNotStraddleATryBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Matcher, ParametersAreNotRenamed) {
+  // `a - b` and `b - a` are the same bytecode up to swapping the two parameter slots; a
+  // renaming that swapped them would abstract both as UIF(a, b) and UIF(b, a). Parameter
+  // slots hold the same input in both versions, so the statement is a change.
+  Pair p = load("swapped");
+  MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "m:(II)I");
+  SCOPED_TRACE(dump(m));
+  EXPECT_EQ(regionAt(m, 0, lineOf("swapped", 0, "c")), nullptr);
+  const Region* r = regionAt(m, 0, lineOf("swapped", 0, "d"));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(names(r->inputs), "c:I");
+  for (const auto& reg : m.regions)
+    for (const auto& v : reg.inputs)
+      if (v.slot[0] < 2 || v.slot[1] < 2) EXPECT_EQ(v.slot[0], v.slot[1]) << v.name;
+}
+
+TEST(Matcher, OnlyRegionsThatForkComputeNonlinearlyOrCallAreWorthAbstracting) {
+  {
+    Pair p = load("constant");  // b = a * 2: nonlinear by the opcode count
+    MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "m:(I)I");
+    ASSERT_EQ(m.regions.size(), 1u);
+    EXPECT_FALSE(m.regions[0].branches);
+    EXPECT_TRUE(pasda::diff::worthAbstracting(m.regions[0]));
+  }
+  {
+    Pair p = load("linear");  // a = x + 1; b = a - 2 (linear, straight-line)
+    MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "m:(I)I");
+    ASSERT_EQ(m.regions.size(), 1u);
+    EXPECT_TRUE(covers(m.regions[0], 0, lineOf("linear", 0, "b")));
+    EXPECT_EQ(m.regions[0].nonlinear, 0);
+    EXPECT_FALSE(pasda::diff::worthAbstracting(m.regions[0]));
+    std::string text = dump(m);
+    EXPECT_NE(text.find("kept concrete"), std::string::npos) << text;
+  }
+  {
+    Pair p = load("loop_same");
+    MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "m:(II)I");
+    ASSERT_EQ(m.regions.size(), 1u);
+    EXPECT_TRUE(m.regions[0].branches);
+    EXPECT_TRUE(pasda::diff::worthAbstracting(m.regions[0]));
+  }
+  Region plain;
+  EXPECT_FALSE(pasda::diff::worthAbstracting(plain));
+  plain.branches = true;
+  EXPECT_TRUE(pasda::diff::worthAbstracting(plain));
+}
+
+}  // namespace

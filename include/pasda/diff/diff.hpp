@@ -35,7 +35,14 @@ struct Region {
   bool whole_loop = false;           // contains a complete loop
   int loop_depth = 0;                // max loop nesting inside the region (H3)
   int nonlinear = 0;                 // multiplications, divisions, remainders and calls inside (H3)
+  bool branches = false;             // contains a conditional branch or a switch
 };
+
+/// Whether abstracting `r` can pay off: it forks paths (a branch or loop), calls a method, or
+/// computes something nonlinear. Straight-line, linear, call-free code costs symbolic execution
+/// one term per output and Z3 decides linear arithmetic, so replacing it by a UIF could only
+/// lose precision (a UIF of constants is an arbitrary value); such regions stay concrete.
+bool worthAbstracting(const Region& r);
 
 struct MatchResult {
   std::vector<Region> regions;

@@ -6,6 +6,9 @@ from . import db as dbm
 from .majority import CLASSES, UNDECIDED, majority
 
 
+MECHANISMS = ("solver", "replay", "search")
+
+
 class ReportError(Exception):
     pass
 
@@ -102,6 +105,49 @@ class Study:
                 runs_with_steps.add(rid)
         n = len(runs_with_steps)
         return ({s: v / n for s, v in sums.items()} if n else {}), n
+
+    def run_mechanisms(self, key):
+        """run id -> what decided the run's EQ/NEQ result: 'solver', 'replay' or 'search'.
+
+        An EQ result is always the solver's (every partition proved equivalent). A NEQ result is the
+        solver's if some NEQ partition of the reported iteration was proved by the Neq-query without
+        abstraction; otherwise it rests on a concrete witness: one the solver found for a MAYBE_NEQ
+        partition and that replayed to a difference ('replay'), or one the witness search found for an
+        undecided partition ('search'). Runs with any other result are absent."""
+        runs = {rid: res for rid, _c, _e, res, _rt, _h in self.runs[key] if res in ("EQ", "NEQ")}
+        out = {rid: "solver" for rid, res in runs.items() if res == "EQ"}
+        neq = [rid for rid, res in runs.items() if res == "NEQ"]
+        seen = defaultdict(set)
+        for chunk in range(0, len(neq), 500):
+            part = neq[chunk:chunk + 500]
+            q = ("SELECT r.id, coalesce(p.decided_by, 'solver') FROM run r JOIN iteration i ON i.run_id = r.id "
+                 "AND i.iteration = r.result_iteration JOIN partition p ON p.iteration_id = i.id "
+                 "WHERE p.result = 'NEQ' AND r.id IN (%s)" % ",".join("?" * len(part)))
+            for rid, by in self.con.execute(q, part):
+                seen[rid].add(by)
+        for rid in neq:
+            by = seen.get(rid, set())
+            # A NEQ without a NEQ partition can only come from the signature pre-check: the solver's side.
+            out[rid] = next((m for m in MECHANISMS if m in by), "solver")
+        return out
+
+    def mechanisms(self, key):
+        """Per deciding mechanism, over the majority result of each case: how many cases it decided,
+        correctly and falsely; plus the correct proofs with and without replay and search."""
+        mech = self.run_mechanisms(key)
+        by_case = defaultdict(list)
+        for rid, case, _e, res, _rt, _h in self.runs[key]:
+            by_case[case].append((res, mech.get(rid)))
+        counts = {m: {"decided": 0, "correct": 0, "false": 0} for m in MECHANISMS}
+        for case, (exp, res, _n) in self.case_results(key).items():
+            if res not in ("EQ", "NEQ"):
+                continue
+            ms = [m for r, m in by_case[case] if r == res and m]
+            m = min(ms, key=MECHANISMS.index) if ms else "solver"
+            counts[m]["decided"] += 1
+            counts[m]["correct" if res == exp else "false"] += 1
+        correct = sum(c["correct"] for c in counts.values())
+        return {"by": counts, "correct_with": correct, "correct_without": counts["solver"]["correct"]}
 
     def partitions(self, key):
         """Partition classes of the reported iteration of every run (UNREACHABLE excluded), pooled."""

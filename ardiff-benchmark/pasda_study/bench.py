@@ -45,6 +45,11 @@ def summary(st, tool, timeout):
            "| figure | ours | paper |", "|---|---|---|",
            f"| correct proofs | {pr['correct']} ({100.0 * pr['correct'] / max(1, pr['cases']):.0f}%) | {_fmt(pc)} |",
            f"| false proofs | {pr['false']} | {_fmt(paper.at(paper.FALSE_PROOFS[tool], timeout))} |"]
+    mech = st.mechanisms(key)
+    for m in ("solver", "replay", "search"):
+        c = mech["by"][m]
+        out.append(f"| pairs decided by {m} (correct / false) | {c['decided']} ({c['correct']} / {c['false']}) | - |")
+    out.append(f"| correct proofs without replay and search | {mech['correct_without']} | - |")
     for exp in ("EQ", "NEQ"):
         pub = {**paper.TABLE5[(tool, exp)], **paper.TABLE6[(tool, exp)], **paper.TABLE7[(tool, exp)]}
         for cls in CLASSES:

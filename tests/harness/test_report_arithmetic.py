@@ -39,10 +39,11 @@ def add_run(con, case, tool, timeout, result, runtime, *, steps=None, iterations
                           "has_uif, partition_count, runtime) VALUES(?,?,?,0,0,0,?,0)",
                           (rid, n, result, len(parts))).lastrowid
         for k, cls in enumerate(parts, start=1):
+            cls, by = cls if isinstance(cls, tuple) else (cls, None)  # (class, decided_by)
             con.execute("INSERT INTO partition(iteration_id, partition, result, has_uif, has_uif_pc, has_uif_v1, "
                         "has_uif_v2, constraint_count, path_condition, output_v1, output_v2, is_depth_limited, "
-                        "has_timed_out, runtime, kind_v1, kind_v2) VALUES(?,?,?,0,0,0,0,0,'true','void','void',0,0,0,"
-                        "'VOID','VOID')", (iid, k, cls))
+                        "has_timed_out, runtime, kind_v1, kind_v2, decided_by) VALUES(?,?,?,0,0,0,0,0,'true','void',"
+                        "'void',0,0,0,'VOID','VOID',?)", (iid, k, cls, by))
     con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', '', ?, 0)", (rid, runtime))
     for step, secs in (steps or {}).items():
         con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', 's', ?, ?)",
@@ -194,3 +195,68 @@ class ReportArithmeticTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MechanismTest(unittest.TestCase):
+    """Pairs decided per mechanism (solver, replay, search) and proofs with and without them."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.bench = os.path.join(self.tmp.name, "bench")
+        os.makedirs(self.bench)
+        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
+            f.write(CASES_TSV)
+        self.db = os.path.join(self.tmp.name, "m.db")
+        con = dbm.connect(self.db)
+        dbm.ensure_schema(con)
+        con.execute("BEGIN")
+        add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, iterations=[["EQ", "EQ"]], result_iteration=1)
+        # NEQ proved by the solver in the reported iteration, though a replay also found one
+        add_run(con, "A/NEq", "pasda", 10, "NEQ", 1.0, iterations=[[("NEQ", "replay")], [("NEQ", "solver"),
+                ("NEQ", "replay")]], result_iteration=2)
+        # only replay and search: replay wins; the iteration that is not reported does not count
+        add_run(con, "B/NEq", "pasda", 10, "NEQ", 1.0, iterations=[[("NEQ", "solver")], [("NEQ", "search"),
+                ("NEQ", "replay"), "MAYBE_EQ"]], result_iteration=2)
+        # a (made-up) false NEQ by search
+        add_run(con, "B/Eq", "pasda", 10, "NEQ", 1.0, iterations=[[("NEQ", "search"), "EQ"]], result_iteration=1)
+        # majority over three runs: NEQ twice (search both times), MAYBE_NEQ once
+        for res, parts in (("NEQ", [("NEQ", "search")]), ("NEQ", [("NEQ", "search")]), ("MAYBE_NEQ", ["MAYBE_NEQ"])):
+            add_run(con, "A/NEq", "dse", 10, res, 1.0, iterations=[parts], result_iteration=1)
+        add_run(con, "A/Eq", "dse", 10, "MAYBE_NEQ", 1.0, iterations=[["MAYBE_NEQ"]], result_iteration=1)
+        con.execute("COMMIT")
+        con.close()
+        self.st = report.load_study(self.db, self.bench)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_run_mechanisms(self):
+        by_case = {}
+        for rid, case, *_ in self.st.runs[("pasda", 10.0)]:
+            by_case[case] = self.st.run_mechanisms(("pasda", 10.0)).get(rid)
+        self.assertEqual(by_case, {"A/Eq": "solver", "A/NEq": "solver", "B/NEq": "replay", "B/Eq": "search"})
+
+    def test_counts_with_and_without(self):
+        m = self.st.mechanisms(("pasda", 10.0))
+        self.assertEqual(m["by"]["solver"], {"decided": 2, "correct": 2, "false": 0})
+        self.assertEqual(m["by"]["replay"], {"decided": 1, "correct": 1, "false": 0})
+        self.assertEqual(m["by"]["search"], {"decided": 1, "correct": 0, "false": 1})
+        self.assertEqual((m["correct_with"], m["correct_without"]), (3, 2))
+        self.assertEqual(m["correct_with"], self.st.proofs(("pasda", 10.0))["correct"])
+        d = self.st.mechanisms(("dse", 10.0))
+        self.assertEqual(d["by"]["search"], {"decided": 1, "correct": 1, "false": 0})
+        self.assertEqual((d["correct_with"], d["correct_without"]), (1, 0))
+
+    def test_table_and_bench_lines(self):
+        t = tables.mechanisms_table(self.st)
+        rows = {(r[0], r[1]): dict(zip(t.headers, r)) for r in t.rows}
+        r = rows[("PASDA", 10)]
+        self.assertEqual((r["solver"], r["replay"], r["search"], r["correct_with"], r["correct_without"],
+                          r["false_search"]), (2, 1, 1, 3, 2, 1))
+        self.assertIn(t.name, [x.name for x in tables.all_tables(self.st)])
+        from pasda_study import bench
+        lines, false = bench.summary(self.st, "pasda", 10.0)
+        text = "\n".join(lines)
+        self.assertIn("| pairs decided by replay (correct / false) | 1 (1 / 0) | - |", text)
+        self.assertIn("| correct proofs without replay and search | 2 | - |", text)
+        self.assertEqual(false, 1)

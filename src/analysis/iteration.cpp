@@ -8,6 +8,7 @@
 namespace pasda::analysis {
 
 using symexec::Clock;
+using terms::Term;
 
 namespace {
 
@@ -77,6 +78,25 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
   }
 }
 
+unsigned h1QueryMs(const Options& o) { return std::min(o.solver_timeout_ms ? o.solver_timeout_ms : 1000u, 500u); }
+
+Clock::time_point h1Deadline(const IterationEnv& env) {
+  auto now = Clock::now();
+  if (env.deadline == Clock::time_point::max()) return now + std::chrono::seconds(5);
+  auto left = env.deadline - now;
+  return now + std::min<Clock::duration>(left / 5, std::chrono::seconds(3));
+}
+
+std::string abstractionKey(const terms::Node& n) {
+  if (n.op != terms::Op::Apply) return "";
+  if (n.fun == terms::FunKind::Uif && n.name.rfind("UIF_", 0) == 0) {
+    std::size_t end = n.name.find('_', 4);
+    return regionKey(std::stoi(n.name.substr(4, end - 4)));
+  }
+  if (n.fun == terms::FunKind::Helper && n.name.rfind("helper_", 0) == 0) return "H" + n.name.substr(7);
+  return "";
+}
+
 void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<std::string, int>& counts) {
   if (!root || !tm.containsUif(root)) return;
   std::vector<terms::Term> stack{root};
@@ -86,12 +106,8 @@ void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<
     stack.pop_back();
     if (!seen.insert(t.id).second) continue;
     const terms::Node& n = tm.node(t);
-    if (n.op == terms::Op::Apply && n.fun == terms::FunKind::Uif && n.name.rfind("UIF_", 0) == 0) {
-      std::size_t end = n.name.find('_', 4);
-      counts[regionKey(std::stoi(n.name.substr(4, end - 4)))] += 1;
-    } else if (n.op == terms::Op::Apply && n.fun == terms::FunKind::Helper && n.name.rfind("helper_", 0) == 0) {
-      counts["H" + n.name.substr(7)] += 1;
-    }
+    std::string key = abstractionKey(n);
+    if (!key.empty()) counts[key] += 1;
     for (terms::Term c : n.args)
       if (tm.containsUif(c)) stack.push_back(c);
   }
@@ -141,7 +157,29 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     int n = 0;
+    // Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
+    // pc && outcome, for each version, with one shared return variable and outcome code.
+    Term summary[2] = {tm.boolLit(false), tm.boolLit(false)};
+    std::map<std::string, int> outcomeCodes;
+    const bool wantH1 = usage && !abs.empty();
+    auto outcomeOf = [&](const symexec::ExecEffect& e) {
+      Term outcome = tm.var("$h1_outcome", terms::Sort::Int);
+      int code = 0;
+      if (e.kind == symexec::ExecEffect::Kind::Throw)
+        code = outcomeCodes.emplace(e.exception, static_cast<int>(outcomeCodes.size()) + 1).first->second;
+      Term f = tm.eq(outcome, tm.intLit(code));
+      if (e.kind == symexec::ExecEffect::Kind::Return && e.value)
+        f = tm.land(f, tm.same(tm.var(std::string("$h1_ret_") + terms::sortName(tm.sort(e.value)), tm.sort(e.value)),
+                               e.value));
+      return f;
+    };
     auto sink = [&](const symexec::RawPartition& raw, solver::Solver& s) {
+      if (wantH1 && raw.product_compare && !raw.depth_limited && !raw.error_mismatch) {
+        Term pc = tm.boolLit(true);
+        for (Term c : raw.pc) pc = tm.land(pc, c);
+        summary[0] = tm.lor(summary[0], tm.land(pc, outcomeOf(raw.old_effect)));
+        summary[1] = tm.lor(summary[1], tm.land(pc, outcomeOf(raw.new_effect)));
+      }
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
       std::vector<terms::Term> model;
@@ -172,6 +210,17 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
     it.timed_out = stats.timed_out;
     if (o.mode != "prv" && !it.timed_out) witnesses.replayAllInJvm(it);
+    if (wantH1 && !it.timed_out) {
+      classify::IterationFacts f;
+      for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);
+      Verdict v = classify::iterationVerdict(f);
+      if (v != Verdict::EQ && v != Verdict::NEQ) {
+        auto tr = Clock::now();
+        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, summary[0], summary[1], h1QueryMs(o),
+                                                    h1Deadline(env));
+        steps.refinement += since(tr);
+      }
+    }
     steps.symbolic_execution += stats.seconds - classifySeconds;
     steps.partition_classification += classifySeconds;
   } catch (const std::exception& e) {

@@ -50,12 +50,30 @@ struct Abstraction {
 struct UifUsage {
   std::map<std::string, int> in_old, in_new;  // abstraction key -> distinct applications
   std::set<std::string> in_undecided;         // keys in partitions that are not EQ/UNREACHABLE
+  std::set<std::string> h1;                   // H1 candidates (equivalenceEnablingAbstractions)
   std::set<std::string> seen;
 };
 
 /// Key of an abstraction: "R<id>" for a region, "H<name:descriptor>" for a helper.
 std::string regionKey(int id);
 std::string helperKey(const std::string& helper);
+/// The key of the abstraction an Apply node stands for, "" for anything else (library functions too).
+std::string abstractionKey(const terms::Node& n);
+
+/// Time limits of the H1 queries of one iteration: each query, and all of them (a fifth of the
+/// run's time left, at most 3 s).
+unsigned h1QueryMs(const Options& o);
+symexec::Clock::time_point h1Deadline(const IterationEnv& env);
+
+/// ARDiff's H1 (reference §11.6), done with a real quantified query: every application of an
+/// abstraction or library function in the two summaries becomes a fresh constant, and key K is
+/// a candidate when `forall (inputs, other constants) . summaryOld <=> summaryNew` is
+/// satisfiable with K's constants free, i.e. some values of K's applications make the versions
+/// equivalent whatever the rest is. Queries are bounded by `per_query_ms` each and stop at
+/// `deadline`; an undecided query does not make a candidate.
+std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, solver::Solver& solver,
+                                                      terms::Term summaryOld, terms::Term summaryNew,
+                                                      unsigned per_query_ms, symexec::Clock::time_point deadline);
 
 /// Run the iterations of the selected tool, appending to run.iterations and run.steps.
 void runTool(IterationEnv& env, RunResult& run);

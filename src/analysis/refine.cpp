@@ -11,12 +11,13 @@ std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& ma
   for (const std::string& h : abs.helpers) active.push_back(helperKey(h));
   if (active.empty()) return "";
 
-  // H1 (as approximated here): abstractions that occur in partitions the iteration could not
-  // prove equivalent. H2: abstractions whose applications occur a different number of times
-  // in the outputs of the two versions.
+  // H1: abstractions some values of which make the two summaries equivalent whatever the
+  // rest (computed by the iteration with a quantified query, equivalenceEnablingAbstractions).
+  // H2: abstractions whose applications occur a different number of times in the outputs of
+  // the two versions. Candidates = H1 u H2; if empty, every abstraction the summaries use.
   std::set<std::string> candidates;
   for (const std::string& k : active) {
-    if (usage.in_undecided.count(k)) candidates.insert(k);
+    if (usage.h1.count(k)) candidates.insert(k);
     auto o = usage.in_old.find(k), n = usage.in_new.find(k);
     int co = o == usage.in_old.end() ? 0 : o->second, cn = n == usage.in_new.end() ? 0 : n->second;
     if (co != cn) candidates.insert(k);

@@ -5,6 +5,7 @@
 // and inputs on which a version was cut by the depth limit are excluded from the comparison
 // and reported, so the best possible verdict there is MAYBE_EQ.
 #include <map>
+#include <unordered_map>
 
 #include "iteration.hpp"
 #include "partition.hpp"
@@ -179,6 +180,16 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
         pr.witness_call.clear();
       } else {
         pr.decided_by = "solver";
+      }
+      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && o.mode == "ardiff") {
+        // H1 over the two summaries with one shared return value and outcome (reference §11.6).
+        std::unordered_map<Term, Term, terms::TermHash> shared{{outcome[1], outcome[0]}};
+        if (!isVoid) shared.emplace(retVar[1], retVar[0]);
+        auto tr = Clock::now();
+        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, sum[0].formula,
+                                                    tm.substitute(sum[1].formula, shared), h1QueryMs(o),
+                                                    h1Deadline(env));
+        steps.refinement += since(tr);
       }
       it.partitions.push_back(pr);
       it.result = pr.result;

@@ -3,6 +3,7 @@
 // time. A replayed difference (confirmed at high precision in the math model) proves NEQ.
 #include "witnesses.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <unistd.h>
 
@@ -68,6 +69,9 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     witness::SearchProblem p = problem(raw, Clock::now() + std::chrono::seconds(1), model);
     return witness::confirmMath(p, vals) == witness::MathCheck::Confirmed;
   };
+  // One interpreter replay gets at most 5 s and never more than a quarter of the time left.
+  renv_.interp_timeout_s =
+      std::clamp(std::chrono::duration<double>(env_.deadline - Clock::now()).count() / 4.0, 0.01, 5.0);
   if ((r.result == Verdict::NEQ || r.result == Verdict::MAYBE_NEQ) && !r.witness.empty()) {
     std::vector<witness::InputValue> vals = valuesOf(model);
     Replay rep = witness::replayInterp(renv_, vals);
@@ -114,6 +118,11 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
 void WitnessStage::replayAllInJvm(IterationResult& it) {
   const Options& o = *env_.options;
   if (!enabled_ || jvm_inputs_.empty() || (o.replay != "auto" && o.replay != "jvm")) return;
+  // The JVM replay counts against the run's timeout like everything else: it gets the time
+  // left (less a margin for writing the results), and none when too little is left.
+  double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - 0.3;
+  if (left < 0.2) return;
+  renv_.jvm_timeout_s = std::min(renv_.jvm_timeout_s, left);
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path dir = fs::temp_directory_path(ec) / ("pasda-jvm-replay-" + std::to_string(::getpid()));

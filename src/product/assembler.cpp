@@ -128,4 +128,25 @@ std::vector<std::uint8_t> Assembler::finish() {
   return code_;
 }
 
+jvm::Method codeMethod(jvm::ClassFile& cf, std::uint16_t access, const std::string& name, const std::string& desc,
+                       std::vector<std::uint8_t> code, std::uint16_t maxStack, std::uint16_t maxLocals,
+                       std::vector<jvm::ExceptionHandler> handlers) {
+  jvm::Method m;
+  m.access_flags = access;
+  m.name = name;
+  m.descriptor = desc;
+  m.name_index = cf.pool.addUtf8(name);
+  m.descriptor_index = cf.pool.addUtf8(desc);
+  jvm::Code c;
+  c.max_stack = maxStack;
+  c.max_locals = maxLocals;
+  c.bytes = std::move(code);
+  c.handlers = std::move(handlers);
+  m.code = std::move(c);
+  jvm::Attribute codeAttr;
+  codeAttr.name_index = cf.pool.addUtf8("Code");
+  m.attributes.push_back(codeAttr);  // its body is written from m.code
+  return m;
+}
+
 }  // namespace pasda::product

@@ -10,27 +10,6 @@ using jvm::Opcode;
 
 namespace {
 
-jvm::Method makeMethod(jvm::ClassFile& cf, std::uint16_t access, const std::string& name, const std::string& desc,
-                       std::vector<std::uint8_t> code, std::uint16_t maxStack, std::uint16_t maxLocals,
-                       std::vector<jvm::ExceptionHandler> handlers = {}) {
-  jvm::Method m;
-  m.access_flags = access;
-  m.name = name;
-  m.descriptor = desc;
-  m.name_index = cf.pool.addUtf8(name);
-  m.descriptor_index = cf.pool.addUtf8(desc);
-  jvm::Code c;
-  c.max_stack = maxStack;
-  c.max_locals = maxLocals;
-  c.bytes = std::move(code);
-  c.handlers = std::move(handlers);
-  m.code = std::move(c);
-  jvm::Attribute codeAttr;
-  codeAttr.name_index = cf.pool.addUtf8("Code");
-  m.attributes.push_back(codeAttr);  // its body is written from m.code
-  return m;
-}
-
 jvm::ClassFile emptyClass(const std::string& name, const std::string& super) {
   jvm::ClassFile cf;
   cf.major_version = 49;
@@ -125,7 +104,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     a.op(Opcode::aload_0);
     a.invoke(Opcode::invokespecial, "java/lang/RuntimeException", "<init>", "()V");
     a.op(Opcode::return_);
-    out.exception.methods.push_back(makeMethod(out.exception, jvm::acc::Public, "<init>", "()V", a.finish(), 1, 1));
+    out.exception.methods.push_back(codeMethod(out.exception, jvm::acc::Public, "<init>", "()V", a.finish(), 1, 1));
   }
 
   jvm::ClassFile& cf = out.product = emptyClass(spec.product_class, "java/lang/Object");
@@ -217,7 +196,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     if (rk != 'V') a.load(rk, r2);
     a.ret(rk);
     std::uint16_t maxStack = static_cast<std::uint16_t>(std::max(slot, 4) + 6);
-    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "run", runDesc, a.finish(),
+    cf.methods.push_back(codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "run", runDesc, a.finish(),
                                     maxStack, static_cast<std::uint16_t>(maxLocals), handlers));
   }
 
@@ -244,7 +223,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     a.bind(no);
     a.op(Opcode::iconst_0);
     a.op(Opcode::ireturn);
-    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameErrors",
+    cf.methods.push_back(codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameErrors",
                                     "(Ljava/lang/Throwable;Ljava/lang/Throwable;)Z", a.finish(), 2, 2));
   }
 
@@ -272,7 +251,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     a.bind(no);
     a.op(Opcode::iconst_0);
     a.op(Opcode::ireturn);
-    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameResults", resultsDesc,
+    cf.methods.push_back(codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "sameResults", resultsDesc,
                                     a.finish(), 4, static_cast<std::uint16_t>(2 * s2 + 1)));
   }
 
@@ -312,7 +291,7 @@ ProductClasses buildProduct(const ProductSpec& spec) {
     a.op(Opcode::return_);
     int slots = 0;
     for (const auto& p : md.params) slots += p.slots();
-    cf.methods.push_back(makeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V",
+    cf.methods.push_back(codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V",
                                     a.finish(), static_cast<std::uint16_t>(slots + 4), 3));
   }
   return out;

@@ -98,11 +98,7 @@ class Z3Solver final : public Solver {
   }
 
   CheckResult check(const std::vector<Term>& assumptions) override {
-    CheckResult res;
-    if (poisoned_) {
-      res.reason = "timeout (Z3 did not stop; solver retired)";
-      return res;
-    }
+    if (poisoned_) return retiredResult();
     model_.reset();
     std::vector<z3::expr> assume;
     bool useFp = java() && fpLevels_.back();
@@ -116,6 +112,38 @@ class Z3Solver final : public Solver {
     } catch (const z3::exception& e) {
       throw SolverError(std::string("Z3 rejected a term: ") + e.msg());
     }
+    return checkExprs(assume, useFp);
+  }
+
+  CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
+    if (poisoned_) return retiredResult();
+    model_.reset();
+    requireBool(body);
+    std::vector<z3::expr> assume;
+    try {
+      z3::expr b = translate(body);
+      z3::expr_vector bound(ctx_);
+      for (Term v : universal) {
+        if (tm_.op(v) != terms::Op::Var) throw SolverError("checkForall: not a variable: " + tm_.toString(v));
+        bound.push_back(tr_.valueHandle(v));
+      }
+      assume.push_back(bound.empty() ? b : z3::forall(bound, b));
+      flushAxioms();
+    } catch (const z3::exception& e) {
+      throw SolverError(std::string("Z3 rejected a term: ") + e.msg());
+    }
+    // Quantified formulas go to the general solver, never to the floating-point tactic.
+    return checkExprs(assume, false);
+  }
+
+  CheckResult retiredResult() const {
+    CheckResult res;
+    res.reason = "timeout (Z3 did not stop; solver retired)";
+    return res;
+  }
+
+  CheckResult checkExprs(const std::vector<z3::expr>& assume, bool useFp) {
+    CheckResult res;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (pendingInterrupt_) {  // an interrupt with no check in flight applies to this check
@@ -504,6 +532,9 @@ class RetiringSolver final : public Solver {
   unsigned levels() const override { return inner_->levels(); }
   void add(Term t) override { inner_->add(t); }
   CheckResult check(const std::vector<Term>& assumptions) override { return inner_->check(assumptions); }
+  CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
+    return inner_->checkForall(body, universal);
+  }
   Model model(const std::vector<Term>& vars) override { return inner_->model(vars); }
   std::optional<Term> eval(Term t, std::string* exact) override { return inner_->eval(t, exact); }
   void setTimeoutMs(unsigned ms) override { inner_->setTimeoutMs(ms); }

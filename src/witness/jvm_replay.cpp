@@ -137,26 +137,6 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
 
-jvm::Method codeMethod(jvm::ClassFile& cf, const std::string& name, const std::string& desc, std::vector<std::uint8_t> code,
-                       std::uint16_t maxStack, std::uint16_t maxLocals, std::vector<jvm::ExceptionHandler> handlers) {
-  jvm::Method m;
-  m.access_flags = jvm::acc::Public | jvm::acc::Static;
-  m.name = name;
-  m.descriptor = desc;
-  m.name_index = cf.pool.addUtf8(name);
-  m.descriptor_index = cf.pool.addUtf8(desc);
-  jvm::Code c;
-  c.max_stack = maxStack;
-  c.max_locals = maxLocals;
-  c.bytes = std::move(code);
-  c.handlers = std::move(handlers);
-  m.code = std::move(c);
-  jvm::Attribute attr;
-  attr.name_index = cf.pool.addUtf8("Code");
-  m.attributes.push_back(attr);
-  return m;
-}
-
 jvm::ClassFile buildDriver(const std::string& name, const std::string& oldClass, const std::string& newClass,
                            const std::string& method, const std::string& descriptor,
                            const std::vector<std::vector<InputValue>>& inputs) {
@@ -175,13 +155,13 @@ jvm::ClassFile buildDriver(const std::string& name, const std::string& oldClass,
     emitCall(a, cf, handlers, oldClass, method, md, descriptor, inputs[w], base + " old");
     emitCall(a, cf, handlers, newClass, method, md, descriptor, inputs[w], base + " new");
     a.op(Opcode::return_);
-    cf.methods.push_back(codeMethod(cf, "w" + std::to_string(w), "()V", a.finish(), maxStack, 3, std::move(handlers)));
+    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V", a.finish(), maxStack, 3, std::move(handlers)));
   }
   product::Assembler a(cf.pool);
   for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
   printString(a, std::string(kTag) + " done", true);
   a.op(Opcode::return_);
-  cf.methods.push_back(codeMethod(cf, "main", "([Ljava/lang/String;)V", a.finish(), 3, 1, {}));
+  cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V", a.finish(), 3, 1, {}));
   return cf;
 }
 

@@ -354,3 +354,38 @@ TEST(SolverBoth, InterruptFromAnotherThread) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SolverQuantifiers, ForallBindsOnlyTheListedVariables) {
+  for (Arith a : {Arith::Math, Arith::Java}) {
+    TermManager tm(a);
+    auto s = makeZ3Solver(tm, {});
+    Term x = tm.var("x", Sort::Int), y = tm.var("y", Sort::Int);
+    // exists y forall x . x + y == x  (y = 0)
+    EXPECT_EQ(s->checkForall(tm.eq(tm.add(x, y), x), {x}).status, Status::Sat);
+    // exists y forall x . x + y == x + 1 + x  has no y
+    EXPECT_EQ(s->checkForall(tm.eq(tm.add(x, y), tm.add(tm.add(x, tm.intLit(1)), x)), {x}).status, Status::Unsat);
+    // with nothing bound it is a plain satisfiability check
+    EXPECT_EQ(s->checkForall(tm.eq(tm.add(x, y), tm.intLit(3)), {}).status, Status::Sat);
+    // the asserted formulas constrain the free variables
+    s->push();
+    s->add(tm.eq(y, tm.intLit(1)));
+    EXPECT_EQ(s->checkForall(tm.eq(tm.add(x, y), x), {x}).status, Status::Unsat);
+    s->pop();
+    EXPECT_EQ(s->check({}).status, Status::Sat);  // the solver stays usable
+  }
+  TermManager tm(Arith::Math);
+  auto s = makeZ3Solver(tm, {});
+  Term c = tm.var("c", Sort::Int);
+  EXPECT_THROW(s->checkForall(tm.eq(c, c), {tm.add(c, tm.intLit(1))}), SolverError);
+}
+
+TEST(SolverQuantifiers, NullSolverDoesNotClaimAnAnswer) {
+  TermManager tm(Arith::Math);
+  auto s = makeNullSolver();
+  Term x = tm.var("x", Sort::Int);
+  EXPECT_EQ(s->checkForall(tm.eq(x, x), {x}).status, Status::Unknown);
+}
+
+}  // namespace

@@ -38,4 +38,10 @@ class Assembler {
   std::vector<std::pair<std::size_t, int>> fixups_;  // (offset of opcode, label)
 };
 
+/// A method of `cf` with the given code (names interned in cf's pool, a Code attribute whose
+/// body the writer produces from Method::code).
+jvm::Method codeMethod(jvm::ClassFile& cf, std::uint16_t access, const std::string& name, const std::string& desc,
+                       std::vector<std::uint8_t> code, std::uint16_t maxStack, std::uint16_t maxLocals,
+                       std::vector<jvm::ExceptionHandler> handlers = {});
+
 }  // namespace pasda::product

@@ -64,6 +64,17 @@ class Solver {
   virtual void add(terms::Term boolTerm) = 0;
   /// Check the asserted formulas together with `assumptions` (Bool terms, not asserted).
   virtual CheckResult check(const std::vector<terms::Term>& assumptions = {}) = 0;
+  /// Satisfiability of the asserted formulas together with `forall universal . body`: the
+  /// variables in `universal` (Var terms) are bound by the quantifier; every other variable of
+  /// `body` stays free (existential). Used by ARDiff's H1 refinement heuristic. Solvers without
+  /// quantifier support answer Unknown.
+  virtual CheckResult checkForall(terms::Term body, const std::vector<terms::Term>& universal) {
+    (void)body;
+    (void)universal;
+    CheckResult r;
+    r.reason = "quantifiers not supported";
+    return r;
+  }
   /// After a Sat check: the values of `vars` (model completion: unconstrained vars get a value).
   virtual Model model(const std::vector<terms::Term>& vars) = 0;
   /// After a Sat check: the value of an arbitrary term in the model, as a literal if possible,

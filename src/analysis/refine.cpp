@@ -14,7 +14,7 @@ std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& ma
   // H1: abstractions some values of which make the two summaries equivalent whatever the
   // rest (computed by the iteration with a quantified query, equivalenceEnablingAbstractions).
   // H2: abstractions whose applications occur a different number of times in the outputs of
-  // the two versions. Candidates = H1 u H2; if empty, every abstraction the summaries use.
+  // the two versions. Candidates = H1 u H2.
   std::set<std::string> candidates;
   for (const std::string& k : active) {
     if (usage.h1.count(k)) candidates.insert(k);
@@ -22,6 +22,12 @@ std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& ma
     int co = o == usage.in_old.end() ? 0 : o->second, cn = n == usage.in_new.end() ? 0 : n->second;
     if (co != cn) candidates.insert(k);
   }
+  // Fallback when H1 and H2 name nothing: the reference takes every abstraction of the
+  // summaries; we first take those occurring in partitions that were not proved equivalent
+  // (refining one that only occurs in proved partitions cannot change the verdict), then all.
+  if (candidates.empty())
+    for (const std::string& k : active)
+      if (usage.in_undecided.count(k)) candidates.insert(k);
   if (candidates.empty())
     for (const std::string& k : active)
       if (usage.seen.count(k)) candidates.insert(k);

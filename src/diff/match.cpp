@@ -23,7 +23,8 @@ const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& met
   return *m;
 }
 
-void collectHelpers(detail::HelperOracle& helpers, const std::string& method, MatchResult& r) {
+void collectHelpers(detail::HelperOracle& helpers, const std::string& method, MatchResult& r,
+                    std::vector<std::string>& changed) {
   // Helpers reachable from the method in either version, old version's order first.
   std::vector<std::string> todo = helpers.callees(method, 0), seen;
   for (auto& c : helpers.callees(method, 1)) todo.push_back(c);
@@ -38,11 +39,32 @@ void collectHelpers(detail::HelperOracle& helpers, const std::string& method, Ma
       if (helpers.pure(k)) r.pure_helpers.push_back(k);
     } else {
       r.notes.push_back("helper " + k + " differs between the versions (or calls one that does)");
+      changed.push_back(k);
     }
     for (int v = 0; v < 2; ++v) {
       for (auto& c : helpers.callees(k, v)) todo.push_back(c);
     }
   }
+}
+
+std::vector<Region> regionsOf(const MethodFacts (&facts)[2], const detail::Normaliser& norm,
+                              detail::HelperOracle& helpers, const std::string& method, std::vector<std::string>& notes) {
+  if (!facts[0].depth_ok || !facts[1].depth_ok) {
+    notes.push_back(method + ": operand-stack heights could not be computed (subroutines or inconsistent code): no regions");
+    return {};
+  }
+  detail::Alignment al;
+  try {
+    al = detail::align(facts[0], facts[1], norm);
+  } catch (const std::length_error& e) {
+    notes.push_back(method + ": " + e.what() + ": no regions");
+    return {};
+  }
+  notes.insert(notes.end(), al.notes.begin(), al.notes.end());
+  detail::RegionContext ctx{{&facts[0], &facts[1]}, &al, &helpers};
+  std::vector<Region> regions = detail::findRegions(ctx, notes);
+  for (auto& reg : regions) reg.method = method;
+  return regions;
 }
 
 }  // namespace
@@ -54,22 +76,22 @@ MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, co
   MethodFacts facts[2] = {detail::analyseMethod(oldCls, mo), detail::analyseMethod(newCls, mn)};
   detail::HelperOracle helpers(oldCls, newCls, norm);
   MatchResult r;
-  collectHelpers(helpers, method, r);
-  if (!facts[0].depth_ok || !facts[1].depth_ok) {
-    r.notes.push_back("operand-stack heights could not be computed (subroutines or inconsistent code): no regions");
-    return r;
+  std::vector<std::string> changed;
+  collectHelpers(helpers, method, r, changed);
+  r.regions = regionsOf(facts, norm, helpers, method, r.notes);
+  // Changed helpers (present in both versions, code differing) are compared the same way: their
+  // unchanged regions are abstracted wherever the helper runs. Ids continue after the entry's.
+  for (const std::string& k : changed) {
+    auto colon = k.find(':');
+    const jvm::Method* ho = oldCls.findMethod(k.substr(0, colon), k.substr(colon + 1));
+    const jvm::Method* hn = newCls.findMethod(k.substr(0, colon), k.substr(colon + 1));
+    if (!ho || !hn || !ho->code || !hn->code) continue;
+    MethodFacts hf[2] = {detail::analyseMethod(oldCls, *ho), detail::analyseMethod(newCls, *hn)};
+    for (Region& reg : regionsOf(hf, norm, helpers, k, r.notes)) {
+      reg.id = static_cast<int>(r.regions.size()) + 1;
+      r.regions.push_back(std::move(reg));
+    }
   }
-  detail::Alignment al;
-  try {
-    al = detail::align(facts[0], facts[1], norm);
-  } catch (const std::length_error& e) {
-    r.notes.push_back(std::string(e.what()) + ": no regions");
-    return r;
-  }
-  r.notes.insert(r.notes.end(), al.notes.begin(), al.notes.end());
-  detail::RegionContext ctx{{&facts[0], &facts[1]}, &al, &helpers};
-  r.regions = detail::findRegions(ctx, r.notes);
-  for (auto& reg : r.regions) reg.method = method;
   return r;
 }
 

@@ -58,6 +58,24 @@ TEST_P(LoopSum, NoModeGivesAFalseProofOrError) {
   }
 }
 
+// The unchanged loop sits in a helper that changed (s * 2 became s + s): the matcher compares
+// changed helpers too, so the loop is a region of the helper and pasda proves EQ through it.
+TEST_P(LoopSum, RegionsInsideAChangedHelperAreAbstracted) {
+  std::string o = fixtureClass("modes/helperloop", "old", "modes.helperloop", "Loop");
+  std::string n = fixtureClass("modes/helperloop", "new", "modes.helperloop", "Loop");
+  CliRun blocks = runCli({o, n, "--method", "entry", "--show-blocks"});
+  ASSERT_EQ(blocks.code, 0) << blocks.out << blocks.err;
+  EXPECT_NE(blocks.out.find("in weighted:(II)I"), std::string::npos) << blocks.out;
+  JsonRun j = runJson({"--mode", "pasda", "--arith", GetParam(), "--timeout", "30", "--method", "entry", o, n});
+  ASSERT_TRUE(j.ok);
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  EXPECT_GE(j.json["reported_iteration"].number, 2);
+  JsonRun prv = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", "--method", "entry", o, n});
+  ASSERT_TRUE(prv.ok);
+  EXPECT_NE(prv.json["result"].string, "EQ");
+  EXPECT_NE(prv.json["result"].string, "NEQ");
+}
+
 INSTANTIATE_TEST_SUITE_P(Cli, LoopSum, ::testing::Values("math", "java"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 

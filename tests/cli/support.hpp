@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "report/json_check.hpp"
+#include "support/process.hpp"
 
 namespace cli_test {
 
@@ -25,53 +26,11 @@ namespace fs = std::filesystem;
 using pasda::testing::Json;
 using pasda::testing::JsonParser;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-  double seconds = 0;
-};
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-inline std::string shellQuote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// A fresh scratch directory (unique per process, thread and call).
-inline fs::path scratch() {
-  static std::atomic<int> counter{0};
-  std::ostringstream tid;
-  tid << std::hash<std::thread::id>{}(std::this_thread::get_id());
-  fs::path d = fs::path(::testing::TempDir()) /
-               ("pasda_cli_" + std::to_string(::getpid()) + "_" + tid.str() + "_" + std::to_string(counter++));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-/// Run pasda-jvm with `args`; stdout and stderr captured through files.
-inline CliRun runCli(const std::vector<std::string>& args) {
-  fs::path d = scratch();
-  std::string cmd = shellQuote(PASDA_CLI);
-  for (const std::string& a : args) cmd += " " + shellQuote(a);
-  cmd += " > " + shellQuote((d / "out").string()) + " 2> " + shellQuote((d / "err").string()) + " < /dev/null";
-  auto t0 = std::chrono::steady_clock::now();
-  int st = std::system(cmd.c_str());
-  CliRun r;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-  r.out = slurp(d / "out");
-  r.err = slurp(d / "err");
-  fs::remove_all(d);
-  return r;
-}
+using pasda::testsupport::CliRun;
+using pasda::testsupport::runCli;
+using pasda::testsupport::scratch;
+using pasda::testsupport::shellQuote;
+using pasda::testsupport::slurp;
 
 /// The first line's result class ("EQ", "NEQ", "ERROR", ...) of a text run, or "(none)".
 /// ("Result: ERROR (error: ...)" gives "ERROR".)

@@ -283,7 +283,9 @@ TEST(Matcher, ParametersAreNotRenamed) {
   EXPECT_EQ(names(r->inputs), "c:I");
   for (const auto& reg : m.regions)
     for (const auto& v : reg.inputs)
-      if (v.slot[0] < 2 || v.slot[1] < 2) EXPECT_EQ(v.slot[0], v.slot[1]) << v.name;
+      if (v.slot[0] < 2 || v.slot[1] < 2) {
+        EXPECT_EQ(v.slot[0], v.slot[1]) << v.name;
+      }
 }
 
 TEST(Matcher, OnlyRegionsThatForkComputeNonlinearlyOrCallAreWorthAbstracting) {
@@ -315,6 +317,25 @@ TEST(Matcher, OnlyRegionsThatForkComputeNonlinearlyOrCallAreWorthAbstracting) {
   EXPECT_FALSE(pasda::diff::worthAbstracting(plain));
   plain.branches = true;
   EXPECT_TRUE(pasda::diff::worthAbstracting(plain));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Matcher, ChangedHelpersHaveRegionsToo) {
+  Pair p = load("helper_region");
+  MatchResult m = pasda::diff::match(p.cls[0], p.cls[1], "entry:(II)I");
+  SCOPED_TRACE(dump(m));
+  EXPECT_TRUE(m.identical_helpers.empty());
+  const Region* loop = regionAt(m, 0, lineOf("helper_region", 0, "for"));
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->method, "weighted:(II)I");
+  EXPECT_TRUE(loop->whole_loop);
+  EXPECT_EQ(names(loop->inputs), "n:I,k:I");
+  EXPECT_EQ(names(loop->outputs), "s:I");
+  // ids are unique and numbered 1.. across the entry method and the helpers
+  for (std::size_t i = 0; i < m.regions.size(); ++i) EXPECT_EQ(m.regions[i].id, static_cast<int>(i) + 1);
 }
 
 }  // namespace

@@ -14,59 +14,18 @@
 #include <string>
 #include <vector>
 
+#include "support/process.hpp"
+
 namespace e2e {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code = -1;
-  std::string out, err;
-  double seconds = 0;
-};
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-inline std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// A fresh scratch directory per call (unique by pid and a counter).
-inline fs::path scratch(const std::string& tag) {
-  static int counter = 0;
-  fs::path d = fs::path(::testing::TempDir()) /
-               ("pasda_e2e_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-/// Run `cmd` through the shell with stdout/stderr captured in files.
-inline CliRun runShell(const std::string& cmd) {
-  fs::path d = scratch("run");
-  std::string full = cmd + " > " + quote((d / "out").string()) + " 2> " + quote((d / "err").string());
-  auto t0 = std::chrono::steady_clock::now();
-  int st = std::system(full.c_str());
-  CliRun r;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-  r.out = slurp(d / "out");
-  r.err = slurp(d / "err");
-  fs::remove_all(d);
-  return r;
-}
-
-inline CliRun runCli(const std::vector<std::string>& args) {
-  std::string cmd = quote(PASDA_CLI);
-  for (const std::string& a : args) cmd += " " + quote(a);
-  return runShell(cmd);
-}
+using pasda::testsupport::CliRun;
+using pasda::testsupport::runCli;
+using pasda::testsupport::runShell;
+using pasda::testsupport::scratch;
+using pasda::testsupport::slurp;
+inline std::string quote(const std::string& s) { return pasda::testsupport::shellQuote(s); }
 
 /// tests/fixtures/cli/<case>/<side>/... compiled: the class file of `cls` in package fixtures.cli.<case>.
 inline std::string cliClass(const std::string& kase, const std::string& side, const std::string& cls) {

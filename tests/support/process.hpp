@@ -1,0 +1,79 @@
+// Shared by the command-line test suites (tests/cli, tests/e2e): run the built pasda-jvm or a
+// shell command with stdout and stderr captured through files, and scratch directories.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pasda::testsupport {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code = -1;
+  std::string out, err;
+  double seconds = 0;
+};
+
+inline std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// `s` in single quotes for /bin/sh.
+inline std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/// A fresh scratch directory (unique per process, thread and call).
+inline fs::path scratch(const std::string& tag = "run") {
+  static std::atomic<int> counter{0};
+  std::ostringstream tid;
+  tid << std::hash<std::thread::id>{}(std::this_thread::get_id());
+  fs::path d = fs::path(::testing::TempDir()) / ("pasda_" + tag + "_" + std::to_string(::getpid()) + "_" +
+                                                  tid.str() + "_" + std::to_string(counter++));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Run `cmd` through the shell (stdin from /dev/null), stdout and stderr captured.
+inline CliRun runShell(const std::string& cmd) {
+  fs::path d = scratch("out");
+  std::string full = cmd + " > " + shellQuote((d / "out").string()) + " 2> " + shellQuote((d / "err").string()) +
+                     " < /dev/null";
+  auto t0 = std::chrono::steady_clock::now();
+  int st = std::system(full.c_str());
+  CliRun r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  r.out = slurp(d / "out");
+  r.err = slurp(d / "err");
+  fs::remove_all(d);
+  return r;
+}
+
+/// Run the built pasda-jvm (PASDA_CLI) with `args`.
+inline CliRun runCli(const std::vector<std::string>& args) {
+  std::string cmd = shellQuote(PASDA_CLI);
+  for (const std::string& a : args) cmd += " " + shellQuote(a);
+  return runShell(cmd);
+}
+
+}  // namespace pasda::testsupport

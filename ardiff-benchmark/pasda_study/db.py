@@ -9,7 +9,7 @@ SCHEMA_V1, a mirror of the engine's schema version 1 (tests/harness checks it ma
 import sqlite3
 import time
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 HARNESS_MARK = "harness:"
 
 # Mirror of the engine's schema, version 1 (src/store/schema.cpp); only the tables the
@@ -99,13 +99,9 @@ CREATE TABLE IF NOT EXISTS partition(
   kind_v2 TEXT NOT NULL,
   value_v2 TEXT,
   exception_v2 TEXT,
+  lines_v1 TEXT NOT NULL,
+  lines_v2 TEXT NOT NULL,
   UNIQUE(iteration_id, partition));
-CREATE TABLE IF NOT EXISTS partition_line(
-  partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
-  version INTEGER NOT NULL CHECK(version IN (1, 2)),
-  position INTEGER NOT NULL,
-  source_line INTEGER NOT NULL,
-  PRIMARY KEY(partition_id, version, position));
 CREATE TABLE IF NOT EXISTS partition_state(
   partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
   version INTEGER NOT NULL CHECK(version IN (1, 2)),

@@ -17,7 +17,6 @@ TABLES = (
     ("warning", None, {"run_id": "run"}),
     ("iteration", "id", {"run_id": "run"}),
     ("partition", "id", {"iteration_id": "iteration"}),
-    ("partition_line", None, {"partition_id": "partition"}),
     ("partition_state", None, {"partition_id": "partition"}),
     ("witness", None, {"partition_id": "partition"}),
     ("replay", None, {"partition_id": "partition"}),

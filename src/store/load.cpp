@@ -45,11 +45,6 @@ std::vector<std::string> splitLines(const std::string& s) {
 }
 
 void loadPartitionDetails(detail::Db& mdb, std::int64_t pid, PartitionResult& p) {
-  Stmt lines(mdb, "SELECT version, source_line FROM partition_line WHERE partition_id = ? ORDER BY version, position");
-  lines.start(pid);
-  while (lines.step()) {
-    (lines.integer(0) == 1 ? p.lines_old : p.lines_new).push_back(static_cast<int>(lines.integer(1)));
-  }
   Stmt state(mdb, "SELECT version, name, value FROM partition_state WHERE partition_id = ? ORDER BY version, position");
   state.start(pid);
   while (state.step()) {
@@ -73,7 +68,7 @@ void loadPartitions(detail::Db& db, std::int64_t iterationId, IterationResult& i
   Stmt st(db, "SELECT id, partition, result, reachability, output_class, pc_status, neq_status, eq_status, "
               "reason_unknown, neq_result_v1, neq_result_v2, has_uif_pc, has_uif_v1, has_uif_v2, "
               "constraint_count, path_condition, is_depth_limited, has_timed_out, decided_by, runtime, "
-              "witness_call, kind_v1, value_v1, exception_v1, kind_v2, value_v2, exception_v2 "
+              "witness_call, kind_v1, value_v1, exception_v1, kind_v2, value_v2, exception_v2, lines_v1, lines_v2 "
               "FROM partition WHERE iteration_id = ? ORDER BY id");
   st.start(iterationId);
   while (st.step()) {
@@ -107,6 +102,8 @@ void loadPartitions(detail::Db& db, std::int64_t iterationId, IterationResult& i
     p.new_effect.kind = detail::parseEffectKind(db, st.text(24));
     p.new_effect.value = st.text(25);
     p.new_effect.exception = st.text(26);
+    p.lines_old = detail::decodeLines(db, st.text(27));
+    p.lines_new = detail::decodeLines(db, st.text(28));
     loadPartitionDetails(db, pid, p);
     it.partitions.push_back(std::move(p));
   }

@@ -95,13 +95,9 @@ CREATE TABLE IF NOT EXISTS partition(
   kind_v2 TEXT NOT NULL,
   value_v2 TEXT,
   exception_v2 TEXT,
+  lines_v1 TEXT NOT NULL,
+  lines_v2 TEXT NOT NULL,
   UNIQUE(iteration_id, partition));
-CREATE TABLE IF NOT EXISTS partition_line(
-  partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
-  version INTEGER NOT NULL CHECK(version IN (1, 2)),
-  position INTEGER NOT NULL,
-  source_line INTEGER NOT NULL,
-  PRIMARY KEY(partition_id, version, position));
 CREATE TABLE IF NOT EXISTS partition_state(
   partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
   version INTEGER NOT NULL CHECK(version IN (1, 2)),
@@ -143,7 +139,7 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
       "schema_version", "benchmark", "run",   "settings",  "warning", "iteration", "partition",
-      "partition_line", "partition_state", "witness", "replay", "runtime"};
+      "partition_state", "witness", "replay", "runtime"};
   return names;
 }
 

@@ -43,6 +43,46 @@ Effect::Kind parseEffectKind(const Db& db, std::string_view name) {
   throw StoreError(db.path(), "corrupt row: unknown effect kind '" + std::string(name) + "'");
 }
 
+std::string encodeLines(const std::vector<int>& lines) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size();) {
+    std::size_t j = i;
+    while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(lines[i]);
+    if (j > i) out += '-' + std::to_string(lines[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::vector<int> decodeLines(const Db& db, const std::string& text) {
+  std::vector<int> out;
+  auto bad = [&] { return StoreError(db.path(), "corrupt row: covered lines '" + text + "'"); };
+  std::size_t i = 0;
+  auto number = [&]() {
+    std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    if (i == start || i - start > 9) throw bad();
+    return std::stoi(text.substr(start, i - start));
+  };
+  while (i < text.size()) {
+    int a = number(), b = a;
+    if (i < text.size() && text[i] == '-') {
+      ++i;
+      b = number();
+      if (b < a || b - a > 1000000) throw bad();
+    }
+    for (int l = a; l <= b; ++l) out.push_back(l);
+    if (i < text.size()) {
+      if (text[i] != ',') throw bad();
+      ++i;
+      if (i == text.size()) throw bad();
+    }
+  }
+  return out;
+}
+
 }  // namespace detail
 
 namespace {
@@ -69,15 +109,14 @@ struct Inserts {
                       "pc_status, neq_status, eq_status, reason_unknown, neq_result_v1, neq_result_v2, "
                       "has_uif, has_uif_pc, has_uif_v1, has_uif_v2, constraint_count, path_condition, "
                       "output_v1, output_v2, is_depth_limited, has_timed_out, decided_by, runtime, "
-                      "witness_call, kind_v1, value_v1, exception_v1, kind_v2, value_v2, exception_v2) "
-                      "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-        line(db, "INSERT INTO partition_line(partition_id, version, position, source_line) VALUES(?,?,?,?)"),
+                      "witness_call, kind_v1, value_v1, exception_v1, kind_v2, value_v2, exception_v2, lines_v1, "
+                      "lines_v2) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         state(db, "INSERT INTO partition_state(partition_id, version, position, name, value) VALUES(?,?,?,?,?)"),
         witness(db, "INSERT INTO witness(partition_id, position, name, type, literal, exact) VALUES(?,?,?,?,?,?)"),
         replay(db, "INSERT INTO replay(partition_id, position, engine, output_v1, output_v2, differs, note) "
                    "VALUES(?,?,?,?,?,?,?)"),
         runtime(db, "INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?,?,?,?,?)") {}
-  Stmt benchmark, run, settings, warning, iteration, partition, line, state, witness, replay, runtime;
+  Stmt benchmark, run, settings, warning, iteration, partition, state, witness, replay, runtime;
 };
 
 std::string joinLines(const std::vector<std::string>& items) {
@@ -100,11 +139,9 @@ void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, cons
                     p.path_condition, o.text(), n.text(), p.depth_limited, p.timed_out, nullIfEmpty(p.decided_by),
                     p.time_s, nullIfEmpty(p.witness_call), detail::effectKindName(o.kind), nullIfEmpty(o.value),
                     nullIfEmpty(o.exception), detail::effectKindName(n.kind), nullIfEmpty(n.value),
-                    nullIfEmpty(n.exception));
+                    nullIfEmpty(n.exception), detail::encodeLines(p.lines_old), detail::encodeLines(p.lines_new));
   const std::int64_t pid = db.lastInsertId();
   for (int version : {1, 2}) {
-    const auto& lines = version == 1 ? p.lines_old : p.lines_new;
-    for (std::size_t i = 0; i < lines.size(); ++i) ins.line.run(pid, version, i, lines[i]);
     const auto& state = version == 1 ? o.state : n.state;
     for (std::size_t i = 0; i < state.size(); ++i) ins.state.run(pid, version, i, state[i].first, state[i].second);
   }

@@ -42,8 +42,8 @@ def add_run(con, case, tool, timeout, result, runtime, *, steps=None, iterations
             cls, by = cls if isinstance(cls, tuple) else (cls, None)  # (class, decided_by)
             con.execute("INSERT INTO partition(iteration_id, partition, result, has_uif, has_uif_pc, has_uif_v1, "
                         "has_uif_v2, constraint_count, path_condition, output_v1, output_v2, is_depth_limited, "
-                        "has_timed_out, runtime, kind_v1, kind_v2, decided_by) VALUES(?,?,?,0,0,0,0,0,'true','void',"
-                        "'void',0,0,0,'VOID','VOID',?)", (iid, k, cls, by))
+                        "has_timed_out, runtime, kind_v1, kind_v2, decided_by, lines_v1, lines_v2) VALUES(?,?,?,0,0,0,0,0,"
+                        "'true','void','void',0,0,0,'VOID','VOID',?,'','')", (iid, k, cls, by))
     con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', '', ?, 0)", (rid, runtime))
     for step, secs in (steps or {}).items():
         con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', 's', ?, ?)",

@@ -1,4 +1,5 @@
 // Store stage: opening the database and appending one run per transaction.
+#include <algorithm>
 #include <string>
 
 #include "pasda/store/store.hpp"
@@ -128,7 +129,33 @@ std::string joinLines(const std::vector<std::string>& items) {
   return out;
 }
 
-void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, const PartitionResult& p) {
+// A run's path conditions are stored within a budget: a run with ~100k partitions (one
+// iteration of gam/betai at 30 s) has ~400 MB of them, and writing that took longer than the
+// run itself. Beyond the budget every path condition keeps an equal prefix (at least
+// kMinPathCondition characters) and says how much was left out.
+constexpr std::size_t kPathConditionBudget = 32u << 20;
+constexpr std::size_t kMinPathCondition = 240;
+
+// The same holds for the rendered outputs (output_v1/v2 and value_v1/v2, which loops make as
+// long as path conditions): one budget covers the five texts of every partition.
+std::size_t pathConditionLimit(const RunResult& r) {
+  std::size_t total = 0, count = 0;
+  for (const IterationResult& it : r.iterations)
+    for (const PartitionResult& p : it.partitions) {
+      total += p.path_condition.size() + 2 * (p.old_effect.value.size() + p.new_effect.value.size());
+      count += 5;
+    }
+  if (total <= kPathConditionBudget || count == 0) return std::string::npos;
+  return std::max(kMinPathCondition, kPathConditionBudget / count);
+}
+
+std::string clipped(const std::string& s, std::size_t limit) {
+  if (s.size() <= limit) return s;
+  return s.substr(0, limit) + " ... (" + std::to_string(s.size() - limit) + " more characters not stored)";
+}
+
+void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, const PartitionResult& p,
+                    std::size_t pcLimit) {
   const Effect& o = p.old_effect;
   const Effect& n = p.new_effect;
   ins.partition.run(iterationId, p.index, classify::verdictName(p.result),
@@ -136,9 +163,9 @@ void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, cons
                     static_cast<int>(p.pc_status), statusValue(p.neq_status), statusValue(p.eq_status),
                     nullIfEmpty(p.reason_unknown), nullIfEmpty(p.neq_old), nullIfEmpty(p.neq_new),
                     p.uif_pc || p.uif_old || p.uif_new, p.uif_pc, p.uif_old, p.uif_new, p.constraint_count,
-                    p.path_condition, o.text(), n.text(), p.depth_limited, p.timed_out, nullIfEmpty(p.decided_by),
-                    p.time_s, nullIfEmpty(p.witness_call), detail::effectKindName(o.kind), nullIfEmpty(o.value),
-                    nullIfEmpty(o.exception), detail::effectKindName(n.kind), nullIfEmpty(n.value),
+                    clipped(p.path_condition, pcLimit), clipped(o.text(), pcLimit), clipped(n.text(), pcLimit), p.depth_limited, p.timed_out, nullIfEmpty(p.decided_by),
+                    p.time_s, nullIfEmpty(p.witness_call), detail::effectKindName(o.kind), nullIfEmpty(clipped(o.value, pcLimit)),
+                    nullIfEmpty(o.exception), detail::effectKindName(n.kind), nullIfEmpty(clipped(n.value, pcLimit)),
                     nullIfEmpty(n.exception), detail::encodeLines(p.lines_old), detail::encodeLines(p.lines_new));
   const std::int64_t pid = db.lastInsertId();
   for (int version : {1, 2}) {
@@ -157,6 +184,7 @@ void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, cons
 
 std::int64_t writeRun(detail::Db& db, const RunResult& r) {
   Inserts ins(db);
+  const std::size_t pcLimit = pathConditionLimit(r);
   const auto& s = r.settings;
   if (!s.benchmark.empty()) ins.benchmark.run(s.benchmark, nullIfEmpty(s.expected));
   std::optional<std::int64_t> resultIteration;
@@ -172,7 +200,7 @@ std::int64_t writeRun(detail::Db& db, const RunResult& r) {
                       it.partitions.size(), it.runtime_s, nullIfEmpty(it.error),
                       it.uifs.empty() ? std::optional<std::string>() : joinLines(it.uifs));
     const std::int64_t iterationId = db.lastInsertId();
-    for (const PartitionResult& p : it.partitions) writePartition(db, ins, iterationId, p);
+    for (const PartitionResult& p : it.partitions) writePartition(db, ins, iterationId, p, pcLimit);
   }
   ins.runtime.run(runId, "run", "", r.runtime_s, 0);
   for (const auto& step : detail::kSteps) ins.runtime.run(runId, "run", step.task, r.steps.*step.field, step.step);

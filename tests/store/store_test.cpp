@@ -303,5 +303,35 @@ TEST(Store, CoveredLinesAreCompactTextThatRoundTripsInOrder) {
   sqlite3_close(db);
 }
 
+TEST(Store, PathConditionsBeyondTheRunBudgetKeepAPrefix) {
+  TempDb tmp("budget");
+  Store store(tmp.path());
+  RunResult run = sampleRun();
+  // 10,000 partitions with a path condition of 4,000 characters and short outputs: 40 MB,
+  // over the 32 MiB budget shared by five texts per partition; each text keeps
+  // 32 MiB / 50,000 = 671 characters and says how many were left out.
+  auto& parts = run.iterations[0].partitions;
+  const PartitionResult proto = parts[0];
+  parts.clear();
+  for (int i = 0; i < 10000; ++i) {
+    PartitionResult p = proto;
+    p.index = i + 1;
+    p.path_condition = std::string(4000, 'x');
+    parts.push_back(std::move(p));
+  }
+  PartitionResult shortOne = proto;
+  shortOne.index = 10001;
+  shortOne.path_condition = "x > 0 && y < 3";
+  parts.push_back(shortOne);
+  const auto id = store.appendRun(run);
+  auto loaded = store.loadRun(id);
+  ASSERT_TRUE(loaded.has_value());
+  const std::string& pc = loaded->iterations[0].partitions[123].path_condition;
+  EXPECT_EQ(pc.substr(0, 671), std::string(671, 'x'));
+  EXPECT_NE(pc.find("3329 more characters not stored"), std::string::npos) << pc.substr(671);
+  EXPECT_EQ(loaded->iterations[0].partitions.back().path_condition, "x > 0 && y < 3");  // short ones are whole
+  // A run within the budget is stored whole (RoundTripPopulatesEveryTable compares every field).
+}
+
 }  // namespace
 }  // namespace pasda::store

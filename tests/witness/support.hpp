@@ -65,7 +65,13 @@ class Pair {
     pasda::product::prepareVersion(old_, oldName_, method, desc);
     pasda::product::prepareVersion(new_, newName_, method, desc);
     productName_ = internal + "$Product";
-    product_ = pasda::product::buildProduct({oldName_, newName_, method, desc, productName_});
+    pasda::product::ProductSpec spec;
+    spec.old_class = oldName_;
+    spec.new_class = newName_;
+    spec.method = method;
+    spec.descriptor = desc;
+    spec.product_class = productName_;
+    product_ = pasda::product::buildProduct(spec);
     program_.add(pasda::symexec::kProduct, product_.product);
     program_.add(pasda::symexec::kProduct, product_.exception);
     program_.add(pasda::symexec::kOld, old_);

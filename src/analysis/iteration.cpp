@@ -156,6 +156,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
     WitnessStage witnesses(env, program, *runM, inputs, tm);
+    if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
     int n = 0;
     // Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
     // pc && outcome, for each version, with one shared return variable and outcome code.

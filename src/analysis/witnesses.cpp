@@ -4,6 +4,10 @@
 #include "witnesses.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <random>
+#include <cmath>
+#include <bit>
 #include <filesystem>
 #include <unistd.h>
 
@@ -16,7 +20,7 @@ using terms::Term;
 
 WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
                            const symexec::MethodInputs& inputs, terms::TermManager& tm)
-    : env_(env), inputs_(inputs), tm_(tm) {
+    : env_(env), inputs_(inputs), tm_(tm), program_(&program), run_(&run) {
   const Options& o = *env.options;
   enabled_ = o.replay != "off";
   for (Term t : inputs.terms)
@@ -63,9 +67,15 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   // Effects on the heap are not part of the replayed outputs; leave such partitions to the solver.
   if (!raw.old_effect.state.empty() || !raw.new_effect.state.empty()) return;
   const bool java = env_.options->arith == terms::Arith::Java;
+  // Terms with abstractions cannot be evaluated: such partitions (MAYBE_REACHABLE paths, UIF
+  // outputs) are confirmed on the unabstracted path and searched by replaying the real product.
+  bool abstracted = (raw.old_effect.value && tm_.containsUif(raw.old_effect.value)) ||
+                    (raw.new_effect.value && tm_.containsUif(raw.new_effect.value));
+  for (Term c : raw.pc) abstracted = abstracted || tm_.containsUif(c);
   auto confirmed = [&](const std::vector<witness::InputValue>& vals, const analysis::Replay& rep) {
     if (!rep.differs) return false;
     if (java) return true;
+    if (abstracted) return confirmOnConcretePath(vals, Clock::now() + std::chrono::seconds(1));
     witness::SearchProblem p = problem(raw, Clock::now() + std::chrono::seconds(1), model);
     return witness::confirmMath(p, vals) == witness::MathCheck::Confirmed;
   };
@@ -87,17 +97,31 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     return;
   }
   if (r.result != Verdict::UNKNOWN && r.result != Verdict::MAYBE_EQ && r.result != Verdict::MAYBE_NEQ) return;
+  // An abstracted partition whose outputs were proved equal (MAYBE_EQ: only its reachability is
+  // in doubt) is not searched: a concrete search is not tied to its path and would mostly spend
+  // the time of equivalent programs.
+  if (abstracted && r.result == Verdict::MAYBE_EQ) return;
   if (search_left_s_ <= 0.05) return;
   auto now = Clock::now();
   double runLeft = std::chrono::duration<double>(env_.deadline - now).count();
   double share = std::min({search_left_s_, std::max(0.2, runLeft / 8.0), 1.0, runLeft - 0.3});
   if (share <= 0.05) return;
   auto deadline = now + std::chrono::microseconds(static_cast<long long>(share * 1e6));
-  std::optional<std::vector<witness::InputValue>> found = witness::search(problem(raw, deadline, model));
+  std::optional<std::vector<witness::InputValue>> found;
+  Replay rep;
+  if (abstracted) {
+    found = searchByReplay(model, deadline, rep);
+  } else {
+    found = witness::search(problem(raw, deadline, model));
+    if (found) rep = witness::replayInterp(renv_, *found);
+  }
   search_left_s_ -= std::chrono::duration<double>(Clock::now() - now).count();
   if (!found) return;
-  Replay rep = witness::replayInterp(renv_, *found);
-  if (!confirmed(*found, rep)) return;
+  if (!abstracted && !confirmed(*found, rep)) return;
+  if (abstracted)
+    rep.note += (rep.note.empty() ? "" : "; ") +
+                std::string("found by concrete search: the programs differ on this input, which need not lie on "
+                            "this (abstracted) partition's path");
   r.replays.push_back(rep);
   r.result = Verdict::NEQ;
   r.decided_by = "search";
@@ -113,6 +137,96 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   }
   r.witness_call = call + ")";
   jvm_inputs_.push_back({r.index, *found});
+}
+
+void WitnessStage::enableConcreteSearch(const symexec::ExecOptions& eo, const std::vector<Term>& run_args) {
+  concrete_eo_ = eo;
+  concrete_eo_->regions.clear();
+  concrete_eo_->abstracted_methods.clear();
+  run_args_ = run_args;
+}
+
+bool WitnessStage::confirmOnConcretePath(const std::vector<witness::InputValue>& vals, Clock::time_point deadline) {
+  if (env_.options->arith == terms::Arith::Java) return true;  // Java's equality: the replay decides
+  if (!concrete_eo_ || !program_ || !run_) return false;
+  // Explore the unabstracted product with the inputs pinned to the witness: the path that is
+  // feasible over the reals for these values, with its terms still symbolic, so that
+  // confirmMath can evaluate them at high precision.
+  std::vector<Term> pinned = inputs_.constraints;
+  for (std::size_t i = 0; i < inputs_.terms.size() && i < vals.size(); ++i)
+    pinned.push_back(tm_.eq(inputs_.terms[i], tm_.lit(vals[i].sort, vals[i].bits)));
+  symexec::ExecOptions eo = *concrete_eo_;
+  eo.deadline = std::min(eo.deadline, deadline);
+  // One input, one path: the depth limit, which bounds the exploration of a symbolic loop, is
+  // lifted here (the instruction budget and the deadline still bound the run).
+  eo.depth_limit = 1000000;
+  solver::SolverOptions so;
+  so.timeout_ms = std::min(env_.options->solver_timeout_ms ? env_.options->solver_timeout_ms : 1000u, 500u);
+  std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm_, so);
+  bool ok = false;
+  try {
+    symexec::Executor ex(*program_, tm_, *solver, eo);
+    ex.explore(*run_, run_args_, pinned, [&](const symexec::RawPartition& raw, solver::Solver&) {
+      if (ok || !raw.product_compare || raw.depth_limited) return;
+      if (!raw.old_effect.state.empty() || !raw.new_effect.state.empty()) return;
+      witness::SearchProblem p = problem(raw, deadline, {});
+      ok = witness::confirmMath(p, vals) == witness::MathCheck::Confirmed;
+    });
+  } catch (const std::exception&) {
+    return false;
+  }
+  return ok;
+}
+
+std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(const std::vector<Term>& model,
+                                                                             Clock::time_point deadline,
+                                                                             Replay& rep) {
+  std::mt19937_64 rng(0x9e3779b97f4a7c15ULL ^ (samples_ * 0x100000001b3ULL));
+  std::vector<witness::InputValue> seed = valuesOf(model);
+  const double edges[] = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 10.0, -10.0, 100.0, -100.0, 1e-3, 1e3, 1e6, -1e6};
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto valueOf = [&](const witness::InputValue& v) -> double {
+    switch (v.sort) {
+      case terms::Sort::Double: return std::bit_cast<double>(v.bits);
+      case terms::Sort::Float: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v.bits)));
+      default: return static_cast<double>(static_cast<std::int64_t>(v.bits));
+    }
+  };
+  auto make = [&](terms::Sort s, double d) {
+    witness::InputValue v;
+    v.sort = s;
+    switch (s) {
+      case terms::Sort::Double: v.bits = std::bit_cast<std::uint64_t>(d); break;
+      case terms::Sort::Float: v.bits = std::bit_cast<std::uint32_t>(static_cast<float>(d)); break;
+      case terms::Sort::Bool: v.bits = d != 0 ? 1 : 0; break;
+      case terms::Sort::Int:
+        v.bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(
+            static_cast<std::int32_t>(std::clamp(std::round(d), -2147483648.0, 2147483647.0))));
+        break;
+      default: v.bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(std::clamp(std::round(d), -9.2e18, 9.2e18)));
+    }
+    return v;
+  };
+  for (int n = 0; n < 400 && Clock::now() < deadline; ++n, ++samples_) {
+    std::vector<witness::InputValue> cand = seed;
+    for (std::size_t i = 0; i < cand.size(); ++i) {
+      if (n > 0 && unit(rng) < 0.3) continue;  // keep some coordinates of the seed
+      double base = valueOf(seed[i]);
+      double d;
+      double pick = unit(rng);
+      if (n == 0) d = base;
+      else if (pick < 0.4) d = edges[rng() % std::size(edges)];
+      else if (pick < 0.7) d = base * (1.0 + (unit(rng) - 0.5)) + (unit(rng) - 0.5);
+      else d = (unit(rng) - 0.5) * 2.0 * std::pow(10.0, static_cast<int>(rng() % 7) - 2);
+      cand[i] = make(seed[i].sort, d);
+    }
+    Replay r = witness::replayInterp(renv_, cand);
+    if (!r.differs) continue;
+    if (!confirmOnConcretePath(cand, deadline)) continue;
+    rep = r;
+    return cand;
+  }
+  return std::nullopt;
 }
 
 void WitnessStage::replayAllInJvm(IterationResult& it) {

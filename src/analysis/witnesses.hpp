@@ -1,6 +1,7 @@
 // Internal to analysis: the witness stage of one product iteration.
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -17,8 +18,20 @@ class WitnessStage {
   void process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model);
   /// Replay every witness of the iteration in one JVM process (replay auto/jvm).
   void replayAllInJvm(IterationResult& it);
+  /// For partitions whose terms contain abstractions (MAYBE_REACHABLE paths, UIF outputs): the
+  /// iteration's exploration options (abstractions are dropped here) and the product's run
+  /// arguments, to confirm a replayed difference on the concrete path without abstraction.
+  void enableConcreteSearch(const symexec::ExecOptions& eo, const std::vector<terms::Term>& run_args);
 
  private:
+  /// Sample inputs and replay the product concretely; a difference (confirmed in the math
+  /// model on the unabstracted path at high precision) proves NEQ. Returns the witness or nothing.
+  std::optional<std::vector<witness::InputValue>> searchByReplay(const std::vector<terms::Term>& model,
+                                                                 symexec::Clock::time_point deadline,
+                                                                 analysis::Replay& rep);
+  /// The unabstracted product path of `vals` confirms a difference at high precision.
+  bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);
+
   std::vector<witness::InputValue> valuesOf(const std::vector<terms::Term>& model) const;
   witness::SearchProblem problem(const symexec::RawPartition& raw, symexec::Clock::time_point deadline,
                                  const std::vector<terms::Term>& seed) const;
@@ -30,6 +43,11 @@ class WitnessStage {
   bool enabled_ = true;
   double search_left_s_ = 0;
   std::vector<std::pair<int, std::vector<witness::InputValue>>> jvm_inputs_;
+  const symexec::Program* program_ = nullptr;
+  const symexec::MethodInfo* run_ = nullptr;
+  std::optional<symexec::ExecOptions> concrete_eo_;
+  std::vector<terms::Term> run_args_;
+  std::uint64_t samples_ = 0;
 };
 
 }  // namespace pasda::analysis

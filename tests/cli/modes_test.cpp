@@ -76,6 +76,31 @@ TEST_P(LoopSum, RegionsInsideAChangedHelperAreAbstracted) {
   EXPECT_NE(prv.json["result"].string, "NEQ");
 }
 
+// A difference that only exists beyond the depth limit (n > 20) and, in the abstracted
+// iterations, on a path conditioned on the loop's UIF (MAYBE_REACHABLE): the solver cannot
+// prove it, a concrete replay can, confirmed in the math model on the unabstracted path.
+TEST_P(LoopSum, ConcreteReplayDecidesAPathConditionedOnAUif) {
+  std::string o = fixtureClass("modes/deeploop", "old", "modes.deeploop", "Loop");
+  std::string n = fixtureClass("modes/deeploop", "new", "modes.deeploop", "Loop");
+  JsonRun j = runJson({"--mode", "pasda", "--arith", GetParam(), "--timeout", "30", o, n});
+  ASSERT_TRUE(j.ok);
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  EXPECT_GE(j.json["reported_iteration"].number, 2);
+  bool concrete = false;
+  for (const Json& p : j.json["partitions"].array) {
+    if (p["result"].string != "NEQ") continue;
+    const Json* byField = p.find("decided_by");
+    const std::string by = byField ? byField->string : "";
+    if ((by == "replay" || by == "search") && p["uif_pc"].boolean) concrete = true;
+  }
+  EXPECT_TRUE(concrete) << "no NEQ partition with a UIF in its path condition decided by a concrete replay\n"
+                        << j.run.out;
+  JsonRun prv = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", o, n});
+  ASSERT_TRUE(prv.ok);
+  EXPECT_NE(prv.json["result"].string, "NEQ");
+  EXPECT_NE(prv.json["result"].string, "EQ");
+}
+
 INSTANTIATE_TEST_SUITE_P(Cli, LoopSum, ::testing::Values("math", "java"),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 

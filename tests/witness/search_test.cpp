@@ -60,7 +60,9 @@ TEST(Search, FindsTheSinWitnessWhereZ3SaysUnknown) {
     double v = asD((*w)[0]);
     EXPECT_GE(v, 3.0);
     EXPECT_GT(std::sin(v), 0.5);
-    if (a == Arith::Math) EXPECT_EQ(pasda::witness::confirmMath(p, *w), MathCheck::Confirmed);
+    if (a == Arith::Math) {
+      EXPECT_EQ(pasda::witness::confirmMath(p, *w), MathCheck::Confirmed);
+    }
   }
 }
 

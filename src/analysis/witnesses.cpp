@@ -7,10 +7,10 @@
 #include <memory>
 #include <random>
 #include <cmath>
-#include <bit>
 #include <filesystem>
 #include <unistd.h>
 
+#include "pasda/terms/java_semantics.hpp"
 #include "pasda/witness/witness.hpp"
 
 namespace pasda::analysis {
@@ -187,8 +187,7 @@ std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(con
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   auto valueOf = [&](const witness::InputValue& v) -> double {
     switch (v.sort) {
-      case terms::Sort::Double: return std::bit_cast<double>(v.bits);
-      case terms::Sort::Float: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(v.bits)));
+      case terms::Sort::Double: case terms::Sort::Float: return terms::semantics::Value{v.sort, v.bits}.asDouble();
       default: return static_cast<double>(static_cast<std::int64_t>(v.bits));
     }
   };
@@ -196,8 +195,8 @@ std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(con
     witness::InputValue v;
     v.sort = s;
     switch (s) {
-      case terms::Sort::Double: v.bits = std::bit_cast<std::uint64_t>(d); break;
-      case terms::Sort::Float: v.bits = std::bit_cast<std::uint32_t>(static_cast<float>(d)); break;
+      case terms::Sort::Double: v.bits = terms::semantics::bitsOfDouble(d); break;
+      case terms::Sort::Float: v.bits = terms::semantics::bitsOfFloat(static_cast<float>(d)); break;
       case terms::Sort::Bool: v.bits = d != 0 ? 1 : 0; break;
       case terms::Sort::Int:
         v.bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(

@@ -8,7 +8,8 @@
 #include "z3_translate.hpp"
 
 #include <cmath>
-#include <cstring>
+
+#include "pasda/terms/java_semantics.hpp"
 
 namespace pasda::solver::detail {
 
@@ -159,8 +160,7 @@ z3::expr Translator::literal(const Node& n) {
     case Sort::Float: case Sort::Double: {
       unsigned w = n.sort == Sort::Float ? 32 : 64;
       if (java) return wrap(Z3_mk_fpa_to_fp_bv(ctx_, ctx_.bv_val(static_cast<std::uint64_t>(n.bits), w), sortOf(n.sort)));
-      double d = n.sort == Sort::Float ? static_cast<double>(*tm_.asFloating(tm_.lit(n.sort, n.bits)))
-                                       : *tm_.asFloating(tm_.lit(n.sort, n.bits));
+      double d = terms::semantics::Value{n.sort, n.bits}.asDouble();
       if (std::isfinite(d)) return ctx_.real_val(exactRational(d).c_str());
       // Reals have no NaN or infinities: such a literal is an opaque real constant.
       std::string name = std::isnan(d) ? "NaN" : (d > 0 ? "+Infinity" : "-Infinity");

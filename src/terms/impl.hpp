@@ -35,11 +35,5 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args);
 /// Folds a known library function over Double literal arguments (sin, cos, ...).
 Term foldLibrary(TermManager& tm, std::string_view fn, Sort result, const std::vector<Term>& args);
 
-// Bit-level helpers shared by folding and printing.
-double bitsToDouble(std::uint64_t bits);
-float bitsToFloat(std::uint64_t bits);
-std::uint64_t doubleToBits(double d);
-std::uint64_t floatToBits(float f);
-
 }  // namespace detail
 }  // namespace pasda::terms

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "impl.hpp"
+#include "pasda/terms/java_semantics.hpp"
 
 namespace pasda::terms {
 namespace {
@@ -54,14 +55,14 @@ std::string literalText(const Node& n) {
     case Sort::Int: return std::to_string(static_cast<std::int64_t>(n.bits));
     case Sort::Long: return std::to_string(static_cast<std::int64_t>(n.bits)) + "L";
     case Sort::Float: {
-      float f = detail::bitsToFloat(n.bits);
+      float f = semantics::floatOfBits(static_cast<std::uint32_t>(n.bits));
       if (std::isnan(f)) return "Float.NaN";
       if (std::isinf(f)) return f > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
       if (f == 0) return std::signbit(f) ? "-0.0f" : "0.0f";
       return javaFloating(f) + "f";
     }
     case Sort::Double: {
-      double d = detail::bitsToDouble(n.bits);
+      double d = semantics::doubleOfBits(n.bits);
       if (std::isnan(d)) return "Double.NaN";
       if (std::isinf(d)) return d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
       if (d == 0) return std::signbit(d) ? "-0.0" : "0.0";

@@ -1,10 +1,10 @@
 // TermManager core: storage, hash-consing, literals, sort checking, the generic builder and
 // DAG queries. Folding lives in fold.cpp, normalisation in normalise.cpp, printing in printer.cpp.
 #include <algorithm>
-#include <cstring>
 #include <unordered_set>
 
 #include "impl.hpp"
+#include "pasda/terms/java_semantics.hpp"
 
 namespace pasda::terms {
 
@@ -34,30 +34,6 @@ const char* opName(Op op) {
   auto i = static_cast<std::size_t>(op);
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
 }
-
-namespace detail {
-double bitsToDouble(std::uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
-float bitsToFloat(std::uint64_t bits) {
-  auto b = static_cast<std::uint32_t>(bits);
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
-std::uint64_t doubleToBits(double d) {
-  std::uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-std::uint64_t floatToBits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-}  // namespace detail
 
 namespace {
 
@@ -134,8 +110,8 @@ Term TermManager::lit(Sort s, std::uint64_t bits) {
 Term TermManager::boolLit(bool v) { return lit(Sort::Bool, v ? 1 : 0); }
 Term TermManager::intLit(std::int32_t v) { return lit(Sort::Int, static_cast<std::uint64_t>(static_cast<std::int64_t>(v))); }
 Term TermManager::longLit(std::int64_t v) { return lit(Sort::Long, static_cast<std::uint64_t>(v)); }
-Term TermManager::floatLit(float v) { return lit(Sort::Float, detail::floatToBits(v)); }
-Term TermManager::doubleLit(double v) { return lit(Sort::Double, detail::doubleToBits(v)); }
+Term TermManager::floatLit(float v) { return lit(Sort::Float, semantics::bitsOfFloat(v)); }
+Term TermManager::doubleLit(double v) { return lit(Sort::Double, semantics::bitsOfDouble(v)); }
 Term TermManager::nullRef() { return lit(Sort::Ref, 0); }
 
 std::optional<bool> TermManager::asBool(Term t) const {
@@ -153,7 +129,7 @@ std::optional<std::int64_t> TermManager::asInteger(Term t) const {
 std::optional<double> TermManager::asFloating(Term t) const {
   const Node& n = node(t);
   if (n.op != Op::Lit || !isFloating(n.sort)) return std::nullopt;
-  return n.sort == Sort::Float ? static_cast<double>(detail::bitsToFloat(n.bits)) : detail::bitsToDouble(n.bits);
+  return n.sort == Sort::Float ? semantics::Value{n.sort, n.bits}.asDouble() : semantics::doubleOfBits(n.bits);
 }
 
 Term TermManager::var(std::string_view name, Sort s) {

@@ -1,13 +1,14 @@
-// Internal to witness: a concrete evaluator over the term DAG (memoised per assignment).
+// Internal to witness: a concrete evaluator over the term DAG (memoised per assignment; walks
+// the DAG with an explicit stack, so the depth of a term is bounded by memory, not the stack).
 //
 // Evaluator<R> evaluates a term for one assignment of the input variables:
-//   java = true   Java semantics: R = double, ints wrap to 32/64 bits, float operations are
-//                 rounded to float, conversions saturate, Same is Double.equals;
+//   java = true   Java semantics (R = double), by the term layer's shared concrete semantics
+//                 (pasda/terms/java_semantics.hpp): the same rules as constant folding;
 //   java = false  the math model: ints are unbounded (held in __int128; an overflow of that
 //                 makes the value undefined), floats and doubles are reals approximated by R
 //                 (double while searching, cpp_bin_float_50/100 when confirming).
-// Library functions (sin, log, ...) are computed by the C library (R = double) or by
-// Boost.Multiprecision. Uninterpreted functions have no concrete meaning: their value is
+// Library functions (sin, log, ...) are computed by the C library (Java model, with Java's
+// special cases) or, in the math model, by R's functions (C library or Boost.Multiprecision). Uninterpreted functions have no concrete meaning: their value is
 // undefined, and so is anything that depends on it.
 #pragma once
 
@@ -62,12 +63,28 @@ class Evaluator {
   /// Branch distance of a Bool term towards `want` (0 when it already has that value), on a
   /// logarithmic scale so that the local search sees progress at every magnitude.
   double distance(terms::Term t, bool want);
+  double leafDistance(terms::Term t, bool want);
 
   /// A value as a double (for distances and rendering).
   static double toDouble(const Val<R>& v);
 
  private:
-  std::optional<Val<R>> compute(terms::Term t, const terms::Node& n);
+  struct Frame {
+    terms::Term t;
+    std::uint32_t next = 0;  // next operand to look at (Ite: 0 the condition, then 1 or 2, the branch)
+    bool undefined = false;  // And/Or: an operand seen so far was undefined
+  };
+  /// One step of the walk on the frame on top: the next child it needs (not yet memoised), or
+  /// an empty Term when the frame's value is in `out`.
+  terms::Term step(Frame& f, std::optional<Val<R>>& out);
+  const std::optional<Val<R>>* known(terms::Term t) const;
+  Val<R> literal(terms::Sort s, std::uint64_t bits) const;
+  std::optional<Val<R>> compute(const terms::Node& n, const std::vector<Val<R>>& a);
+  std::optional<Val<R>> computeJava(const terms::Node& n, const std::vector<Val<R>>& a);
+  std::optional<Val<R>> mathArith(const terms::Node& n, const std::vector<Val<R>>& a);
+  std::optional<Val<R>> mathConvert(const terms::Node& n, const std::vector<Val<R>>& a);
+  std::optional<Val<R>> mathRound(const terms::Node& n, const std::vector<Val<R>>& a);
+  std::optional<bool> mathCompare(terms::Op op, const std::vector<Val<R>>& a);
   std::optional<Val<R>> library(const terms::Node& n, const std::vector<Val<R>>& a);
   bool wrapInt(Val<R>& v) const;  // Java: wrap to width; Math: always fine
   void roundFloat(Val<R>& v) const;
@@ -79,7 +96,7 @@ class Evaluator {
   std::unordered_map<std::uint32_t, std::optional<Val<R>>> memo_;
 };
 
-/// Java's Double.equals / Float.equals on two values of the same floating sort.
+/// Java's Double.equals / Float.equals on two values of the same floating sort (as doubles).
 bool javaSameFloating(terms::Sort s, double a, double b);
 
 }  // namespace pasda::witness::detail

@@ -2,10 +2,10 @@
 // concrete values shared by all replays.
 #include <charconv>
 #include <cmath>
-#include <cstring>
 
 #include "pasda/jvm/errors.hpp"
 #include "pasda/symexec/concrete.hpp"
+#include "pasda/terms/java_semantics.hpp"
 #include "pasda/witness/witness.hpp"
 #include "render.hpp"
 
@@ -47,16 +47,13 @@ std::string literal(char kind, std::uint64_t bits) {
     case 'I': return std::to_string(static_cast<std::int32_t>(bits));
     case 'J': return std::to_string(i) + "L";
     case 'F': {
-      float f;
-      auto u = static_cast<std::uint32_t>(bits);
-      std::memcpy(&f, &u, 4);
+      float f = terms::semantics::floatOfBits(static_cast<std::uint32_t>(bits));
       if (std::isnan(f)) return "Float.NaN";
       if (std::isinf(f)) return f > 0 ? "Float.POSITIVE_INFINITY" : "Float.NEGATIVE_INFINITY";
       return javaDigits(f) + "f";
     }
     case 'D': {
-      double d;
-      std::memcpy(&d, &bits, 8);
+      double d = terms::semantics::doubleOfBits(bits);
       if (std::isnan(d)) return "Double.NaN";
       if (std::isinf(d)) return d > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY";
       return javaDigits(d);
@@ -68,21 +65,8 @@ std::string literal(char kind, std::uint64_t bits) {
 
 bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
   switch (kind) {
-    case 'F': {
-      float x, y;
-      auto ua = static_cast<std::uint32_t>(a), ub = static_cast<std::uint32_t>(b);
-      std::memcpy(&x, &ua, 4);
-      std::memcpy(&y, &ub, 4);
-      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
-      return ua == ub;
-    }
-    case 'D': {
-      double x, y;
-      std::memcpy(&x, &a, 8);
-      std::memcpy(&y, &b, 8);
-      if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
-      return a == b;
-    }
+    case 'F': return terms::semantics::javaSameFloating(terms::Sort::Float, a, b);
+    case 'D': return terms::semantics::javaSameFloating(terms::Sort::Double, a, b);
     case 'Z': return (a != 0) == (b != 0);
     case 'B': case 'C': case 'S': case 'I':
       return static_cast<std::uint32_t>(a) == static_cast<std::uint32_t>(b);

@@ -3,11 +3,11 @@
 // candidate evaluated concretely; see docs/witnesses.md.
 #include <boost/multiprecision/cpp_bin_float.hpp>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 
 #include "eval.hpp"
+#include "pasda/terms/java_semantics.hpp"
 #include "pasda/witness/witness.hpp"
 
 namespace pasda::witness {
@@ -18,30 +18,9 @@ using detail::Val;
 using terms::Sort;
 using terms::Term;
 namespace mp = boost::multiprecision;
+namespace sem = terms::semantics;
 
 namespace {
-
-double asDouble(std::uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, 8);
-  return d;
-}
-std::uint64_t dBits(double d) {
-  std::uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
-}
-std::uint64_t fBits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-float asFloat(std::uint64_t b) {
-  float f;
-  std::uint32_t u = static_cast<std::uint32_t>(b);
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // The value range of one input, by Java type.
 struct Domain {
@@ -108,8 +87,8 @@ std::vector<InputValue> Search::encode(const Point& x) const {
     InputValue v;
     v.sort = symexec::sortOf(p_.input_types[i]);
     switch (dom_[i].kind) {
-      case 'D': v.bits = dBits(x.f[i]); break;
-      case 'F': v.bits = fBits(static_cast<float>(x.f[i])); break;
+      case 'D': v.bits = sem::bitsOfDouble(x.f[i]); break;
+      case 'F': v.bits = sem::bitsOfFloat(static_cast<float>(x.f[i])); break;
       case 'L': case '[': v.bits = 0; break;
       default: v.bits = static_cast<std::uint64_t>(x.i[i]); break;
     }
@@ -141,7 +120,7 @@ Point Search::seedPoint() const {
     if (i >= p_.seed.size() || !p_.seed[i] || !p_.tm->isLit(*p_.seed[i])) continue;
     const terms::Node& n = p_.tm->node(*p_.seed[i]);
     if (dom_[i].floating()) {
-      x.f[i] = n.sort == Sort::Float ? static_cast<double>(asFloat(n.bits)) : n.sort == Sort::Double ? asDouble(n.bits) : static_cast<double>(static_cast<std::int64_t>(n.bits));
+      x.f[i] = terms::isFloating(n.sort) ? sem::Value{n.sort, n.bits}.asDouble() : static_cast<double>(static_cast<std::int64_t>(n.bits));
       if (!java_ && !std::isfinite(x.f[i])) x.f[i] = 0;
     } else if (!dom_[i].fixed()) {
       std::int64_t v = static_cast<std::int64_t>(n.bits);
@@ -395,7 +374,7 @@ MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inp
   Assignment a;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (terms::isFloating(inputs[i].sort)) {
-      double d = inputs[i].sort == Sort::Float ? static_cast<double>(asFloat(inputs[i].bits)) : asDouble(inputs[i].bits);
+      double d = sem::Value{inputs[i].sort, inputs[i].bits}.asDouble();
       if (!std::isfinite(d)) return say(MathCheck::Unknown, "an input is not a real number");
     }
     a[p.inputs[i].id] = inputs[i].bits;

@@ -1,5 +1,6 @@
 // Java-like rendering of terms with minimal parentheses. Iterative (explicit work stack) so
-// that very deep terms do not overflow the call stack; output is capped for huge DAGs.
+// that very deep terms do not overflow the call stack; output is capped for huge DAGs (the rest
+// of the term is elided as "..." with every parenthesis still closed).
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -10,7 +11,7 @@
 namespace pasda::terms {
 namespace {
 
-constexpr std::size_t kMaxOutput = 1u << 20;  // characters; longer renderings are truncated
+constexpr std::size_t kMaxOutput = 1u << 20;  // characters; beyond, sub-terms are elided
 
 // Formats the shortest round-tripping digits of v (finite, non-zero) Java-style:
 // decimal notation for 1e-3 <= |v| < 1e7, otherwise computerized scientific notation.
@@ -126,14 +127,16 @@ std::string TermManager::toString(Term root) const {
   auto pushOwned = [&](std::string s) { stack.push_back({Term{}, 0, nullptr, std::move(s)}); };
   auto pushTerm = [&](Term t, int p) { stack.push_back({t, p, nullptr, {}}); };
   while (!stack.empty()) {
-    if (out.size() > kMaxOutput) {
-      out += " ...";
-      break;
-    }
     Item it = std::move(stack.back());
     stack.pop_back();
     if (!it.t) {
       out += it.text ? std::string(it.text) : it.owned;
+      continue;
+    }
+    if (out.size() > kMaxOutput && !impl_->nodes[it.t.id].args.empty()) {
+      // Over the budget: the sub-terms not yet rendered become "..." while the pending text
+      // (closing parentheses, operators) is still emitted, so the rendering stays well formed.
+      out += "...";
       continue;
     }
     const Node& n = impl_->nodes[it.t.id];

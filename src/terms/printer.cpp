@@ -116,6 +116,8 @@ const char* libraryOwner(std::string_view fn) {
 
 }  // namespace
 
+// Longer than ~100 lines: one work-stack loop whose switch keeps every operator's rendering
+// rule side by side (splitting it would pass the stack and the budget around).
 std::string TermManager::toString(Term root) const {
   node(root);
   // Work items: either literal text to emit, or a term to render in a context of precedence p.

@@ -139,6 +139,7 @@ int runComparison(const cli::CliOptions& c, Clock::time_point start) {
 int main(int argc, char** argv) {
   const auto start = Clock::now();
   const bool stdoutOpen = cli::protectStandardStreams();
+  cli::captureStdout();
   cli::CliOptions c;
   try {
     c = cli::parseOptions(argc, argv);

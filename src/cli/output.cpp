@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <streambuf>
 
 namespace pasda::cli {
 
@@ -60,12 +61,59 @@ bool protectStandardStreams() {
   return stdoutOpen;
 }
 
+namespace {
+
+// std::cout's buffer: writes to descriptor 1 and keeps the errno of the first failed write,
+// so that the error line can say why (with stdio's buffer the errno is gone by the end).
+class StdoutBuffer : public std::streambuf {
+ public:
+  StdoutBuffer() { setp(buf_, buf_ + sizeof buf_); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool drain() {
+    const char* p = pbase();
+    std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+    setp(buf_, buf_ + sizeof buf_);
+    while (n > 0) {
+      const ssize_t w = ::write(1, p, n);
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        if (!error_) error_ = errno ? errno : EIO;
+        return false;
+      }
+      p += w;
+      n -= static_cast<std::size_t>(w);
+    }
+    return error_ == 0;
+  }
+
+  char buf_[1 << 16];
+  int error_ = 0;
+};
+
+// Never destroyed: the runtime flushes std::cout after static destructors have run.
+StdoutBuffer* const stdoutBuffer = new StdoutBuffer;
+
+}  // namespace
+
+void captureStdout() { std::cout.rdbuf(stdoutBuffer); }
+
 int finishOutput(int code) {
-  errno = 0;
   std::cout.flush();
-  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!failed) return code;
-  const int e = errno;
+  if (std::cout && stdoutBuffer->error() == 0) return code;
+  const int e = stdoutBuffer->error();
   return fail(std::string("cannot write the result to standard output") + (e ? ": " + std::string(std::strerror(e)) : ""));
 }
 

@@ -20,6 +20,9 @@ int fail(const std::string& what);
 /// output. Returns false when stdout was closed (the result could not be printed).
 bool protectStandardStreams();
 
+/// Sends std::cout through a buffer that remembers why a write failed (call first thing).
+void captureStdout();
+
 /// Flushes stdout; returns `code`, or 2 after one error line when the output could not be
 /// written (a full disk, /dev/full, a closed pipe without SIGPIPE).
 int finishOutput(int code);

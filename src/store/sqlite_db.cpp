@@ -61,7 +61,7 @@ void Db::fail(const std::string& what, int rc) const {
   std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
   const int primary = rc & 0xff;
   if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
-    throw StoreError(path_, "the database stayed locked by another connection until the time limit (" + what + ")");
+    throw StoreError(path_, "the database stayed locked by another connection; gave up waiting (" + what + ")");
   if (primary == SQLITE_NOTADB) throw StoreError(path_, "is not an SQLite database");
   if (primary == SQLITE_READONLY) throw StoreError(path_, "cannot write: the database is read-only (" + msg + ")");
   throw StoreError(path_, what + ": " + sqlSnippet(msg, 300) + " (code " + std::to_string(rc) + ")");

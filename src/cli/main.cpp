@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 
 /// How long storing a finished run may still wait for a locked database after --timeout has
 /// passed (docs/cli.md): the run is then printed and reported as not stored.
-constexpr double kStoreGraceS = 1.0;
+constexpr double kStoreGraceS = 2.0;
 /// How long the analysis may overrun its deadline before its results are taken from the
 /// monitor and the process ends (a solver call that ignores interrupts).
 constexpr double kAbandonGraceS = 0.7;

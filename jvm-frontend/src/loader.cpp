@@ -1,29 +1,21 @@
 // Class loading from .class files, class-path directories and jars (libzip).
 #include "pasda/jvm/loader.hpp"
 
+#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <set>
 
 #include "pasda/jvm/errors.hpp"
+#include "read_file.hpp"
 
 namespace fs = std::filesystem;
 
 namespace pasda::jvm {
-
-std::vector<std::uint8_t> readFile(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw LoadError(path, "is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path, "cannot open file");
-  std::vector<std::uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw LoadError(path, "read error");
-  return data;
-}
 
 ClassFile loadClassFile(const std::string& path) { return parseClass(readFile(path), path); }
 
@@ -67,14 +59,6 @@ struct Jar {
   }
 };
 
-std::string zipError(int code) {
-  zip_error_t err;
-  zip_error_init_with_code(&err, code);
-  std::string s = zip_error_strerror(&err);
-  zip_error_fini(&err);
-  return s;
-}
-
 }  // namespace
 
 struct ClassPath::Impl {
@@ -103,7 +87,7 @@ ClassPath ClassPath::parse(const std::string& spec) {
     if (!item.empty()) {
       std::error_code ec;
       if (fs::is_directory(item, ec)) cp.addDirectory(item);
-      else if (fs::exists(item, ec)) cp.addJar(item);
+      else if (fs::exists(item, ec)) cp.addJar(item);  // checks that it is a regular file
       else throw LoadError(item, "class-path entry does not exist");
     }
     start = end + 1;
@@ -119,11 +103,31 @@ void ClassPath::addDirectory(const std::string& dir) {
 }
 
 void ClassPath::addJar(const std::string& jarPath) {
-  std::error_code ec;
-  if (fs::is_directory(jarPath, ec)) throw LoadError(jarPath, "is a directory, not a jar");
-  int err = 0;
-  zip_t* z = zip_open(jarPath.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &err);
-  if (!z) throw LoadError(jarPath, "cannot open jar: " + zipError(err));
+  // libzip reads through our descriptor, opened only after checking that it is a regular file
+  // (zip_open on a FIFO would block, and a device would be read without end).
+  const int fd = detail::openRegularFile(jarPath, kMaxJarBytes, "a jar");
+  FILE* file = ::fdopen(fd, "rb");
+  if (!file) {
+    ::close(fd);
+    throw LoadError(jarPath, "cannot open jar");
+  }
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_filep_create(file, 0, -1, &err);
+  if (!src) {
+    std::fclose(file);
+    std::string why = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    throw LoadError(jarPath, "cannot open jar: " + why);
+  }
+  zip_t* z = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  if (!z) {
+    zip_source_free(src);  // also closes the file
+    std::string why = zip_error_strerror(&err);
+    zip_error_fini(&err);
+    throw LoadError(jarPath, "cannot open jar: " + why);
+  }
+  zip_error_fini(&err);
   auto jar = std::make_unique<Jar>();
   jar->path = jarPath;
   jar->zip = z;
@@ -142,7 +146,12 @@ std::optional<std::vector<std::uint8_t>> readJarEntry(Jar& jar, const std::strin
   zip_stat_init(&st);
   if (zip_stat_index(jar.zip, static_cast<zip_uint64_t>(idx), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
     throw LoadError(jar.path, "cannot stat entry " + entry + ": " + zip_strerror(jar.zip));
-  if (st.size > (1u << 30)) throw LoadError(jar.path, "entry " + entry + " is too large");
+  // The size the directory claims is checked before anything is inflated (a zip bomb is refused
+  // at once); zip_fread never returns more than the buffer, so a lying size cannot overrun it.
+  if (st.size > kMaxClassFileBytes)
+    throw LoadError(jar.path, "entry " + entry + " is " + std::to_string(st.size) +
+                                  " bytes uncompressed, above the limit of " + std::to_string(kMaxClassFileBytes) +
+                                  " bytes for a class file");
   zip_file_t* f = zip_fopen_index(jar.zip, static_cast<zip_uint64_t>(idx), 0);
   if (!f) throw LoadError(jar.path, "cannot open entry " + entry + ": " + zip_strerror(jar.zip));
   std::vector<std::uint8_t> data(static_cast<std::size_t>(st.size));
@@ -160,6 +169,9 @@ std::optional<std::vector<std::uint8_t>> ClassPath::find(const std::string& name
   std::string internal = toInternalName(name);
   if (internal.size() > 6 && internal.compare(internal.size() - 6, 6, "/class") == 0)
     internal = internal.substr(0, internal.size() - 6);  // "a.b.C.class" given dotted
+  // A name from a class file or the command line must not reach outside the class-path roots
+  // ("../../etc/x", "/abs"): such a class is simply not on the class path.
+  if (!classPathNameProblem(internal).empty()) return std::nullopt;
   std::string rel = internal + ".class";
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const Impl::Entry& e : impl_->entries) {
@@ -207,14 +219,23 @@ std::vector<std::string> ClassPath::list() const {
         const char* nm = zip_get_name(e.jar->zip, static_cast<zip_uint64_t>(i), 0);
         if (!nm) throw LoadError(e.path, std::string("cannot read entry name: ") + zip_strerror(e.jar->zip));
         std::string s = nm;
-        if (s.size() > 6 && s.compare(s.size() - 6, 6, ".class") == 0) out.insert(s.substr(0, s.size() - 6));
+        if (s.size() <= 6 || s.compare(s.size() - 6, 6, ".class") != 0) continue;
+        std::string cls = s.substr(0, s.size() - 6);
+        if (std::string why = classPathNameProblem(cls); !why.empty())
+          throw LoadError(e.path, "entry '" + s + "' is not a class-path name: " + why);
+        out.insert(cls);
       }
     } else {
       std::error_code ec;
       fs::recursive_directory_iterator it(e.path, fs::directory_options::skip_permission_denied, ec), end;
       if (ec) throw LoadError(e.path, "cannot list directory: " + ec.message());
+      std::size_t visited = 0;
       for (; it != end; it.increment(ec)) {
         if (ec) throw LoadError(e.path, "cannot list directory: " + ec.message());
+        // A directory given by mistake ("/", a home directory) is not walked to its end.
+        if (++visited > kMaxListedFiles)
+          throw LoadError(e.path, "holds more than " + std::to_string(kMaxListedFiles) +
+                                      " files; not a class-path root to search (name the class with --class)");
         if (!it->is_regular_file(ec) || it->path().extension() != ".class") continue;
         std::string rel = fs::relative(it->path(), e.path, ec).generic_string();
         out.insert(rel.substr(0, rel.size() - 6));

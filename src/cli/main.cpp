@@ -1,210 +1,172 @@
-// pasda-jvm: the command line. Thin: parse options, call the analysis, print, store, exit.
-#include <boost/program_options.hpp>
-#include <cmath>
+// pasda-jvm: the command line. Thin: parse options (options.cpp), check the output targets,
+// call the analysis, print, store, exit; every error is one line (output.cpp).
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include "options.hpp"
+#include "output.hpp"
 #include "pasda/analysis/analysis.hpp"
 #include "pasda/diff/diff.hpp"
-#include "pasda/witness/witness.hpp"
 #include "pasda/jvm/dump.hpp"
 #include "pasda/jvm/errors.hpp"
 #include "pasda/jvm/loader.hpp"
 #include "pasda/report/report.hpp"
 #include "pasda/store/store.hpp"
+#include "pasda/witness/witness.hpp"
 
 #ifndef PASDA_VERSION
 #define PASDA_VERSION "0.0.0"
 #endif
 
-namespace po = boost::program_options;
 using namespace pasda;
+using cli::fail;
 
 namespace {
 
-constexpr const char* kUsage =
-    "Usage: pasda-jvm [options] OLD NEW\n"
-    "       pasda-jvm --dump FILE.class [--format json]\n"
-    "\n"
-    "Decides whether a method behaves the same in two versions of a Java class, from the\n"
-    "compiled bytecode: it symbolically executes a generated product program that calls both\n"
-    "versions, partitions the inputs by path, and classifies each partition and the program\n"
-    "as EQ, NEQ, MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED, TIMEOUT or ERROR (PASDA).\n"
-    "\n"
-    "OLD and NEW are .class files, class-path directories or .jar files.\n"
-    "\n"
-    "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
-    "TIMEOUT), 2 error or ERROR.\n";
+using Clock = std::chrono::steady_clock;
 
-int fail(const std::string& what) {
-  std::cerr << "pasda-jvm: error: " << what << "\n";
-  return 2;
+/// How long storing a finished run may still wait for a locked database after --timeout has
+/// passed (docs/cli.md): the run is then printed and reported as not stored.
+constexpr double kStoreGraceS = 2.0;
+/// How long the analysis may overrun its deadline before its results are taken from the
+/// monitor and the process ends (a solver call that ignores interrupts).
+constexpr double kAbandonGraceS = 0.7;
+
+Clock::time_point after(Clock::time_point t, double seconds) {
+  return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 int runDump(const std::string& file, const std::string& format) {
   jvm::ClassFile cf = jvm::loadClassFile(file);
   if (format == "json") jvm::dumpJson(cf, file, std::cout);
   else jvm::dumpText(cf, file, std::cout);
-  return 0;
+  return cli::finishOutput(0);
+}
+
+int runShowBlocks(const cli::CliOptions& c, const analysis::Version& oldV, const analysis::Version& newV) {
+  std::string method = analysis::selectMethod(oldV, newV, c.analysis.method);
+  diff::MatchResult m = diff::match(oldV.cls, newV.cls, method);
+  std::cout << "Unchanged regions of " << method << " (old " << oldV.path << ", new " << newV.path << ")\n";
+  diff::printRegions(m, std::cout, c.verbosity > 1);
+  return cli::finishOutput(0);
+}
+
+void printRun(const analysis::RunResult& run, const cli::CliOptions& c) {
+  if (c.format == "json") report::printJson(run, std::cout);
+  else report::printText(run, std::cout, c.verbosity);
+}
+
+// Writes the JUnit tests of a finished run; "" or the error line's text.
+std::string emitTests(const cli::CliOptions& c, const analysis::RunResult& run, const analysis::Version& oldV) {
+  const std::string& dir = *c.emit_tests;
+  try {
+    auto colon = run.settings.method.find(':');
+    auto files = witness::emitJUnit(run, oldV.cls.name(), run.settings.method.substr(0, colon),
+                                    run.settings.method.substr(colon + 1), dir);
+    if (c.verbosity > 0)
+      std::cerr << "pasda-jvm: " << files.size() << " JUnit test file(s) written to " << cli::oneLine(dir) << "\n";
+    return "";
+  } catch (const std::exception& e) {
+    return dir + ": cannot write the JUnit tests: " + e.what();
+  }
+}
+
+// The comparison: inputs loaded, output targets checked, analysis, results stored and printed.
+// Everything before the analysis counts against --timeout, and so does waiting for a locked
+// database afterwards (up to kStoreGraceS past the deadline).
+int runComparison(const cli::CliOptions& c, Clock::time_point start) {
+  analysis::Options o = c.analysis;
+  const auto deadline = after(start, o.timeout_s);
+  analysis::Version oldV = analysis::loadVersion(c.inputs[0], o.class_name, o.classpath_old);
+  analysis::Version newV = analysis::loadVersion(c.inputs[1], o.class_name, o.classpath_new);
+  if (c.show_blocks) return runShowBlocks(c, oldV, newV);
+
+  // Every output target is checked before the analysis, so that its result is never lost.
+  if (c.emit_tests) cli::prepareOutputDirectory("emit-tests", *c.emit_tests);
+  if (c.emit_product) cli::prepareOutputDirectory("emit-product", *c.emit_product);
+  std::optional<store::Store> db;
+  if (c.db) {
+    store::StoreOptions so;
+    so.deadline = deadline;
+    db.emplace(*c.db, so);
+  }
+  if (c.emit_product) {
+    std::string method = analysis::selectMethod(oldV, newV, o.method);
+    std::string product = analysis::emitProduct(oldV, newV, method, *c.emit_product);
+    if (c.verbosity > 0)
+      std::cerr << "pasda-jvm: product class " << product << " written to " << cli::oneLine(*c.emit_product) << "\n";
+  }
+
+  const double given = o.timeout_s;
+  o.timeout_s = std::max(1e-3, std::chrono::duration<double>(deadline - Clock::now()).count());
+  bool abandoned = false;
+  analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, o, kAbandonGraceS, abandoned);
+  run.settings.timeout_s = given;  // recorded as given (the harness matches runs by it)
+  run.settings.version = PASDA_VERSION;
+
+  std::string error;
+  if (db) {
+    db->setDeadline(after(std::max(deadline, Clock::now()), kStoreGraceS));
+    try {
+      db->appendRun(run);
+    } catch (const store::StoreError& e) {
+      error = e.path() + ": the run was not stored: " + e.reason();
+    }
+  }
+  if (c.emit_tests && !abandoned && error.empty()) error = emitTests(c, run, oldV);
+  printRun(run, c);
+  int code = classify::exitCode(run.result);
+  if (error.empty()) {
+    code = cli::finishOutput(code);
+  } else {
+    std::cout.flush();
+    code = fail(error);
+  }
+  if (abandoned) {
+    // A solver call is still running in another thread: end now, results are written.
+    std::cerr.flush();
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  po::options_description general("Options");
-  // clang-format off
-  general.add_options()
-    ("help,h", "print this help and exit")
-    ("version", "print the version and exit")
-    ("method", po::value<std::string>(), "method to compare: NAME or NAME:DESCRIPTOR (default: the one method "
-                                         "both versions declare that the class does not call itself)")
-    ("class", po::value<std::string>(), "class to analyse when OLD/NEW are directories or jars (dotted name)")
-    ("classpath-old", po::value<std::string>()->default_value(""), "extra class path of the old version (':' separated)")
-    ("classpath-new", po::value<std::string>()->default_value(""), "extra class path of the new version")
-    ("mode", po::value<std::string>()->default_value("pasda"), "tool: pasda, prv, ardiff or dse")
-    ("timeout", po::value<double>()->default_value(60), "wall-clock limit of the whole run, seconds")
-    ("depth-limit", po::value<int>()->default_value(10), "branch decisions allowed per path inside loops and recursion")
-    ("arith", po::value<std::string>()->default_value("math"), "arithmetic model: math (paper: unbounded ints, reals) "
-                                                               "or java (bit-exact: 32/64-bit ints, IEEE floats)")
-    ("solver-timeout", po::value<unsigned>()->default_value(0), "Z3 time limit of each classification query, ms "
-                                                                "(0: built-in default, 1000)")
-    ("feasibility-timeout", po::value<unsigned>()->default_value(0), "Z3 time limit of each branch feasibility "
-                                                                     "check, ms (0: min(solver timeout, 250))")
-    ("heap-bound", po::value<int>()->default_value(2), "symbolic objects per type")
-    ("max-array-length", po::value<int>()->default_value(8), "symbolic array lengths are explored up to this")
-    ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing)")
-    ("format", po::value<std::string>()->default_value("text"), "output: text or json")
-    ("emit-product", po::value<std::string>(), "write the product class and the renamed versions to DIR "
-                                               "(run with: java -cp DIR <product> ARGS...)")
-    ("dump", po::value<std::string>(), "print the methods and instructions of a class file and exit")
-    ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
-    ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
-                                                                "when java is available), jvm, interp or off")
-    ("emit-tests", po::value<std::string>(), "write a JUnit 5 test per confirmed NEQ witness to DIR")
-    ("benchmark", po::value<std::string>()->default_value(""), "case name recorded with the run (study harness)")
-    ("expected", po::value<std::string>()->default_value(""), "expected result recorded with the run (EQ/NEQ)")
-    ("quiet,q", "print only the result line")
-    ("verbose,v", "print more detail (all iterations, warnings)");
-  // clang-format on
-  po::options_description hidden;
-  hidden.add_options()("inputs", po::value<std::vector<std::string>>(), "OLD NEW");
-  po::options_description all;
-  all.add(general).add(hidden);
-  po::positional_options_description pos;
-  pos.add("inputs", -1);
-
-  po::variables_map vm;
+  const auto start = Clock::now();
+  const bool stdoutOpen = cli::protectStandardStreams();
+  cli::captureStdout();
+  cli::CliOptions c;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return fail(std::string(e.what()) + " (see --help)");
+    c = cli::parseOptions(argc, argv);
+  } catch (const cli::UsageError& e) {
+    return fail(e.what());
   }
-  if (vm.count("help")) {
-    std::cout << kUsage << "\n" << general;
-    return 0;
+  if (!stdoutOpen) return fail("standard output is closed: the result could not be printed");
+  if (c.help) {
+    std::cout << c.help_text;
+    return cli::finishOutput(0);
   }
-  if (vm.count("version")) {
+  if (c.version) {
     std::cout << "pasda-jvm " << PASDA_VERSION << "\n";
-    return 0;
+    return cli::finishOutput(0);
   }
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "text" && format != "json") return fail("--format: must be text or json, not '" + format + "'");
-
   try {
-    if (vm.count("dump")) return runDump(vm["dump"].as<std::string>(), format);
-
-    std::vector<std::string> inputs;
-    if (vm.count("inputs")) inputs = vm["inputs"].as<std::vector<std::string>>();
-    if (inputs.size() != 2)
-      return fail("expected two inputs, OLD and NEW (got " + std::to_string(inputs.size()) + "); see --help");
-
-    analysis::Options o;
-    o.mode = vm["mode"].as<std::string>();
-    if (o.mode != "pasda" && o.mode != "prv" && o.mode != "ardiff" && o.mode != "dse")
-      return fail("--mode: must be pasda, prv, ardiff or dse, not '" + o.mode + "'");
-    o.timeout_s = vm["timeout"].as<double>();
-    if (!(o.timeout_s > 0) || !std::isfinite(o.timeout_s) || o.timeout_s > 1e7)
-      return fail("--timeout: must be a positive number of seconds");
-    o.depth_limit = vm["depth-limit"].as<int>();
-    if (o.depth_limit < 0 || o.depth_limit > 100000) return fail("--depth-limit: must be between 0 and 100000");
-    std::string arith = vm["arith"].as<std::string>();
-    if (arith == "math") o.arith = terms::Arith::Math;
-    else if (arith == "java") o.arith = terms::Arith::Java;
-    else return fail("--arith: must be math or java, not '" + arith + "'");
-    o.solver_timeout_ms = vm["solver-timeout"].as<unsigned>();
-    o.feasibility_timeout_ms = vm["feasibility-timeout"].as<unsigned>();
-    o.heap_bound = vm["heap-bound"].as<int>();
-    if (o.heap_bound < 0 || o.heap_bound > 64) return fail("--heap-bound: must be between 0 and 64");
-    o.max_array_length = vm["max-array-length"].as<int>();
-    if (o.max_array_length < 0 || o.max_array_length > 4096) return fail("--max-array-length: must be between 0 and 4096");
-    if (vm.count("method")) o.method = vm["method"].as<std::string>();
-    if (vm.count("class")) o.class_name = vm["class"].as<std::string>();
-    o.classpath_old = vm["classpath-old"].as<std::string>();
-    o.classpath_new = vm["classpath-new"].as<std::string>();
-    o.benchmark = vm["benchmark"].as<std::string>();
-    o.replay = vm["replay"].as<std::string>();
-    if (o.replay != "auto" && o.replay != "jvm" && o.replay != "interp" && o.replay != "off")
-      return fail("--replay: must be auto, jvm, interp or off, not '" + o.replay + "'");
-    o.expected = vm["expected"].as<std::string>();
-    int verbosity = vm.count("quiet") ? 0 : vm.count("verbose") ? 2 : 1;
-
-    analysis::Version oldV = analysis::loadVersion(inputs[0], o.class_name, o.classpath_old);
-    analysis::Version newV = analysis::loadVersion(inputs[1], o.class_name, o.classpath_new);
-
-    if (vm.count("show-blocks")) {
-      std::string method = analysis::selectMethod(oldV, newV, o.method);
-      diff::MatchResult m = diff::match(oldV.cls, newV.cls, method);
-      std::cout << "Unchanged regions of " << method << " (old " << oldV.path << ", new " << newV.path << ")\n";
-      diff::printRegions(m, std::cout, verbosity > 1);
-      return 0;
-    }
-    if (vm.count("emit-product")) {
-      std::string method = analysis::selectMethod(oldV, newV, o.method);
-      std::string dir = vm["emit-product"].as<std::string>();
-      std::string product = analysis::emitProduct(oldV, newV, method, dir);
-      if (verbosity > 0) std::cerr << "pasda-jvm: product class " << product << " written to " << dir << "\n";
-    }
-
-    bool abandoned = false;
-    analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, o, 0.7, abandoned);
-    run.settings.version = PASDA_VERSION;
-
-    if (vm.count("db")) {
-      std::string db = vm["db"].as<std::string>();
-      try {
-        store::Store st(db);
-        st.appendRun(run);
-      } catch (const std::exception& e) {
-        if (format == "json") report::printJson(run, std::cout);
-        else report::printText(run, std::cout, verbosity);
-        return fail(db + ": " + e.what());
-      }
-    }
-    if (vm.count("emit-tests") && !abandoned) {
-      std::string dir = vm["emit-tests"].as<std::string>();
-      auto colon = run.settings.method.find(':');
-      auto files = witness::emitJUnit(run, oldV.cls.name(), run.settings.method.substr(0, colon),
-                                      run.settings.method.substr(colon + 1), dir);
-      if (verbosity > 0)
-        std::cerr << "pasda-jvm: " << files.size() << " JUnit test file(s) written to " << dir << "\n";
-    }
-    if (format == "json") report::printJson(run, std::cout);
-    else report::printText(run, std::cout, verbosity);
-    if (abandoned) {
-      // A solver call is still running in another thread: end now, results are written.
-      std::cout.flush();
-      std::cerr.flush();
-      std::_Exit(classify::exitCode(run.result));
-    }
-    return classify::exitCode(run.result);
+    if (!c.dump.empty()) return runDump(c.dump, c.format);
+    return runComparison(c, start);
   } catch (const analysis::InputError& e) {
     return fail(e.file() + ": " + e.reason());
   } catch (const jvm::FormatError& e) {
     return fail(e.file() + ": " + e.reason() + " (at byte " + std::to_string(e.offset()) + ")");
   } catch (const jvm::LoadError& e) {
+    return fail(e.file() + ": " + e.reason());
+  } catch (const store::StoreError& e) {
+    return fail(e.path() + ": " + e.reason());
+  } catch (const cli::TargetError& e) {
     return fail(e.file() + ": " + e.reason());
   } catch (const std::exception& e) {
     return fail(std::string("internal error: ") + e.what());

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,14 +70,18 @@ class Stmt {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-/// One open connection.
+/// One open connection. Waiting for another connection's lock (SQLite's busy handler and the
+/// retries of exec) never goes past the deadline, so that a locked database cannot hold a run
+/// beyond its time limit.
 class Db {
  public:
+  using Clock = std::chrono::steady_clock;
   Db(const std::string& path, int busyTimeoutMs);
   ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
+  void setDeadline(std::optional<Clock::time_point> deadline) { deadline_ = deadline; }
   /// Runs one or more statements without results; `busyRetryMs` > 0 retries while SQLITE_BUSY.
   void exec(const char* sql, int busyRetryMs = 0);
   std::int64_t lastInsertId() const;
@@ -85,9 +90,18 @@ class Db {
   const std::string& path() const { return path_; }
 
  private:
+  static int onBusy(void* self, int count);
+  Clock::time_point capped(Clock::time_point t) const { return deadline_ && *deadline_ < t ? *deadline_ : t; }
+
   sqlite3* db_ = nullptr;
   std::string path_;
+  int busy_timeout_ms_;
+  std::optional<Clock::time_point> deadline_;
+  Clock::time_point busy_since_{};
 };
+
+/// `sql` cut to `max` characters on one line (whitespace runs become one space), for messages.
+std::string sqlSnippet(std::string_view sql, std::size_t max = 60);
 
 /// Optional text: empty strings are stored as NULL.
 inline std::optional<std::string_view> nullIfEmpty(const std::string& s) {

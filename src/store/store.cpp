@@ -3,7 +3,6 @@
 #include <string>
 
 #include "pasda/store/store.hpp"
-#include "schema.hpp"
 #include "store_impl.hpp"
 
 namespace pasda::store {
@@ -208,36 +207,6 @@ std::int64_t writeRun(detail::Db& db, const RunResult& r) {
 }
 
 }  // namespace
-
-Store::Store(const std::string& path, StoreOptions options)
-    : impl_(std::make_unique<Impl>(path, options)) {
-  detail::Db& db = impl_->db;
-  // Touch the file first: a file that is not a database fails here with SQLITE_NOTADB.
-  db.exec("SELECT count(*) FROM sqlite_master");
-  db.exec("PRAGMA foreign_keys = ON");
-  // Switching to WAL needs a short exclusive lock; a concurrent opener may hold it (retried).
-  db.exec("PRAGMA journal_mode = WAL", options.begin_retry_ms);
-  db.exec("BEGIN IMMEDIATE", options.begin_retry_ms);
-  try {
-    db.exec(detail::kSchemaSql);
-    Stmt version(db, "SELECT version FROM schema_version");
-    version.start();
-    if (!version.step()) {
-      version.reset();
-      Stmt insert(db, "INSERT INTO schema_version(version) VALUES(?)");
-      insert.run(kSchemaVersion);
-    } else if (version.integer(0) != kSchemaVersion) {
-      const auto found = version.integer(0);
-      version.reset();
-      throw StoreError(path, "schema version " + std::to_string(found) + " is not the supported version " +
-                                 std::to_string(kSchemaVersion));
-    }
-    db.exec("COMMIT");
-  } catch (...) {
-    sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
-}
 
 Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 
 #include "pasda/witness/witness.hpp"
 #include "render.hpp"
@@ -138,10 +139,12 @@ std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::st
   }
   std::error_code ec;
   fs::create_directories(out, ec);
+  if (ec) throw std::runtime_error(out.string() + ": cannot create the directory: " + ec.message());
   fs::path file = out / (testName + ".java");
   std::ofstream f(file);
   f << src;
-  if (!f) return written;
+  f.close();
+  if (!f) throw std::runtime_error(file.string() + ": cannot write");
   written.push_back(file.string());
   return written;
 }

@@ -2,6 +2,7 @@
 // reference's (docs/schema.md). All sqlite3 calls stay inside src/store.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,7 +31,14 @@ struct StoreOptions {
   /// Overall time appendRun keeps retrying to start its write transaction when the database
   /// stays busy beyond the busy timeout.
   int begin_retry_ms = 120000;
+  /// No wait for another connection's lock goes past this point (opening and appending): a
+  /// locked database then fails with StoreError instead of holding the caller.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
+
+/// SQLite application_id of a results database created by pasda-jvm ("pasd"). Databases
+/// created before it was set (0) are recognised by their tables.
+inline constexpr std::int32_t kApplicationId = 0x70617364;
 
 /// Schema version written to table `schema_version`; opening a database with another
 /// version is a StoreError.
@@ -41,8 +49,10 @@ inline constexpr int kSchemaVersion = 2;  // 2: covered lines as partition.lines
 class Store {
  public:
   /// Opens `path`, creating the file and the schema when missing. Turns on foreign keys,
-  /// WAL journal mode and the busy timeout. Throws StoreError when the file is not a
-  /// database, has a different schema version, or cannot be opened.
+  /// WAL journal mode and the busy timeout. Throws StoreError, before changing anything in
+  /// the file, when the path is unusable (a directory, a missing or unwritable directory, a
+  /// read-only file), the file is not an SQLite database, is another application's database
+  /// (its application_id or tables), or is a pasda database of another schema version or shape.
   explicit Store(const std::string& path, StoreOptions options = {});
   ~Store();
   Store(Store&&) noexcept;
@@ -54,6 +64,9 @@ class Store {
   /// lines, witnesses, effects and replays, and the step times) in one transaction and
   /// returns the new run id. On any failure nothing of the run is left and StoreError is thrown.
   std::int64_t appendRun(const analysis::RunResult& run);
+
+  /// Replaces StoreOptions::deadline for what follows (e.g. appendRun at the end of a run).
+  void setDeadline(std::optional<std::chrono::steady_clock::time_point> deadline);
 
   /// Reads a run back (the inverse of appendRun for every field it stores); nullopt if absent.
   std::optional<analysis::RunResult> loadRun(std::int64_t runId) const;

@@ -84,7 +84,8 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
 
 /// Write one JUnit 5 test per confirmed NEQ witness of `run` into `dir`: it calls the method
 /// with the witness inputs and asserts the old version's result (passes on the old class,
-/// fails on the new one). Returns the files written.
+/// fails on the new one). Returns the files written; throws std::runtime_error when a file
+/// or directory cannot be written.
 std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::string& className,
                                    const std::string& method, const std::string& descriptor, const std::string& dir);
 

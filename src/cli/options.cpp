@@ -1,0 +1,211 @@
+// The command line's options: declaration (for --help), parsing and validation. Numbers are
+// read as text and checked here, so that "-5" cannot wrap around and every limit is named.
+#include "options.hpp"
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "pasda/jvm/loader.hpp"
+
+namespace pasda::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: pasda-jvm [options] OLD NEW\n"
+    "       pasda-jvm --dump FILE.class [--format json]\n"
+    "\n"
+    "Decides whether a method behaves the same in two versions of a Java class, from the\n"
+    "compiled bytecode: it symbolically executes a generated product program that calls both\n"
+    "versions, partitions the inputs by path, and classifies each partition and the program\n"
+    "as EQ, NEQ, MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED, TIMEOUT or ERROR (PASDA).\n"
+    "\n"
+    "OLD and NEW are .class files, class-path directories or .jar files.\n"
+    "\n"
+    "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
+    "TIMEOUT), 2 error or ERROR (one line on stderr: pasda-jvm: error: FILE: reason).\n";
+
+po::options_description describeOptions() {
+  po::options_description general("Options");
+  // clang-format off
+  general.add_options()
+    ("help,h", "print this help and exit")
+    ("version", "print the version and exit")
+    ("method", po::value<std::string>(), "method to compare: NAME or NAME:DESCRIPTOR (default: the one method "
+                                         "both versions declare that the class does not call itself)")
+    ("class", po::value<std::string>(), "class to analyse when OLD/NEW are directories or jars (dotted name)")
+    ("classpath-old", po::value<std::string>()->default_value(""), "extra class path of the old version (':' separated)")
+    ("classpath-new", po::value<std::string>()->default_value(""), "extra class path of the new version")
+    ("mode", po::value<std::string>()->default_value("pasda"), "tool: pasda, prv, ardiff or dse")
+    ("timeout", po::value<std::string>()->default_value("60"), "wall-clock limit of the whole run, seconds "
+                                                                "(more than 0, at most 1000000)")
+    ("depth-limit", po::value<std::string>()->default_value("10"), "branch decisions allowed per path inside loops "
+                                                                    "and recursion (0 to 100000)")
+    ("arith", po::value<std::string>()->default_value("math"), "arithmetic model: math (paper: unbounded ints, reals) "
+                                                               "or java (bit-exact: 32/64-bit ints, IEEE floats)")
+    ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
+                                                                      "(0: built-in default, 1000; at most 86400000)")
+    ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
+                                                                           "check, ms (0: min(solver timeout, 250); "
+                                                                           "at most 86400000)")
+    ("heap-bound", po::value<std::string>()->default_value("2"), "symbolic objects per type (0 to 64)")
+    ("max-array-length", po::value<std::string>()->default_value("8"), "symbolic array lengths are explored up to "
+                                                                        "this (0 to 4096)")
+    ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing; checked before "
+                                     "the analysis)")
+    ("format", po::value<std::string>()->default_value("text"), "output: text or json")
+    ("emit-product", po::value<std::string>(), "write the product class and the renamed versions to DIR "
+                                               "(run with: java -cp DIR <product> ARGS...)")
+    ("dump", po::value<std::string>(), "print the methods and instructions of a class file and exit")
+    ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
+    ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
+                                                                "when java is available), jvm, interp or off")
+    ("emit-tests", po::value<std::string>(), "write a JUnit 5 test per confirmed NEQ witness to DIR")
+    ("benchmark", po::value<std::string>()->default_value(""), "case name recorded with the run (study harness)")
+    ("expected", po::value<std::string>()->default_value(""), "expected result recorded with the run: EQ or NEQ")
+    ("quiet,q", "print only the result line")
+    ("verbose,v", "print more detail (all iterations, warnings)");
+  // clang-format on
+  return general;
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// A whole number in [lo, hi]: only an optional sign and digits (no "1e3", "0x10" or " 5").
+long long wholeNumber(const std::string& option, const std::string& text, long long lo, long long hi,
+                      const std::string& unit = "") {
+  const std::string suffix = unit.empty() ? "" : " " + unit;
+  const std::string ofUnit = unit.empty() ? "" : " of " + unit;
+  std::size_t i = text.empty() || (text[0] != '-' && text[0] != '+') ? 0 : 1;
+  bool digits = i < text.size();
+  for (std::size_t j = i; j < text.size(); ++j) digits = digits && text[j] >= '0' && text[j] <= '9';
+  if (!digits) throw UsageError("--" + option + ": " + quoted(text) + " is not a whole number" + ofUnit);
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  const bool negative = text[0] == '-';
+  if ((errno == ERANGE && !negative) || v > hi)
+    throw UsageError("--" + option + ": must be at most " + std::to_string(hi) + suffix + ", not " + text);
+  if ((errno == ERANGE && negative) || v < lo)
+    throw UsageError("--" + option + ": must be at least " + std::to_string(lo) + suffix + ", not " + text);
+  return v;
+}
+
+// A query time limit: 0 (the default) or a positive number of milliseconds, read as a signed
+// number so that "-5" is refused instead of wrapping around to 4294967291.
+unsigned milliseconds(const std::string& option, const std::string& text) {
+  return static_cast<unsigned>(wholeNumber(option, text, 0, kMaxQueryTimeoutMs, "ms"));
+}
+
+double seconds(const std::string& option, const std::string& text, double max) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || std::isnan(v) || std::isspace(static_cast<unsigned char>(text[0])))
+    throw UsageError("--" + option + ": " + quoted(text) + " is not a number of seconds");
+  if (!(v > 0)) throw UsageError("--" + option + ": must be positive, not " + text);
+  if (v > max || std::isinf(v)) {
+    std::ostringstream m;
+    m << "--" << option << ": must be at most " << static_cast<long long>(max) << " seconds, not " << text;
+    throw UsageError(m.str());
+  }
+  return v;
+}
+
+std::string oneOf(const std::string& option, const std::string& value, const std::vector<std::string>& allowed) {
+  for (const std::string& a : allowed)
+    if (value == a) return value;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + allowed[i];
+  throw UsageError("--" + option + ": must be " + list + ", not " + quoted(value));
+}
+
+std::optional<std::string> optional(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return std::nullopt;
+  return vm[name].as<std::string>();
+}
+
+void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
+  auto text = [&](const char* name) { return vm[name].as<std::string>(); };
+  o.mode = oneOf("mode", text("mode"), {"pasda", "prv", "ardiff", "dse"});
+  o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
+  o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
+  o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
+  o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
+  o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
+  o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));
+  o.max_array_length = static_cast<int>(wholeNumber("max-array-length", text("max-array-length"), 0, kMaxArrayLength));
+  o.replay = oneOf("replay", text("replay"), {"auto", "jvm", "interp", "off"});
+  o.expected = text("expected");
+  if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
+  o.benchmark = text("benchmark");
+  if (auto m = optional(vm, "method")) o.method = *m;  // "" = choose as without --method
+  if (auto c = optional(vm, "class")) {
+    std::string why = jvm::classPathNameProblem(*c);  // as given ("../x"), then as a dotted name ("a..b")
+    if (why.empty()) why = jvm::classPathNameProblem(jvm::toInternalName(*c));
+    if (!why.empty())
+      throw UsageError("--class: " + quoted(*c) + " is not a class name: " + why);
+    o.class_name = *c;
+  }
+  o.classpath_old = text("classpath-old");
+  o.classpath_new = text("classpath-new");
+}
+
+void checkDirectoryOption(const char* option, const std::optional<std::string>& dir) {
+  if (dir && dir->empty()) throw UsageError(std::string("--") + option + ": the directory name is empty");
+}
+
+}  // namespace
+
+CliOptions parseOptions(int argc, char** argv) {
+  po::options_description general = describeOptions();
+  po::options_description hidden;
+  hidden.add_options()("inputs", po::value<std::vector<std::string>>(), "OLD NEW");
+  po::options_description all;
+  all.add(general).add(hidden);
+  po::positional_options_description pos;
+  pos.add("inputs", -1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see --help)");
+  }
+  CliOptions c;
+  std::ostringstream help;
+  help << kUsage << "\n" << general;
+  c.help_text = help.str();
+  c.help = vm.count("help") > 0;
+  c.version = vm.count("version") > 0;
+  if (c.help || c.version) return c;
+
+  c.format = oneOf("format", vm["format"].as<std::string>(), {"text", "json"});
+  c.verbosity = vm.count("quiet") ? 0 : vm.count("verbose") ? 2 : 1;
+  readAnalysisOptions(vm, c.analysis);
+  c.db = optional(vm, "db");
+  if (c.db && c.db->empty()) throw UsageError("--db: the file name is empty");
+  c.emit_tests = optional(vm, "emit-tests");
+  c.emit_product = optional(vm, "emit-product");
+  checkDirectoryOption("emit-tests", c.emit_tests);
+  checkDirectoryOption("emit-product", c.emit_product);
+  c.show_blocks = vm.count("show-blocks") > 0;
+  if (vm.count("inputs")) c.inputs = vm["inputs"].as<std::vector<std::string>>();
+  if (auto d = optional(vm, "dump")) {
+    if (d->empty()) throw UsageError("--dump: the file name is empty");
+    if (!c.inputs.empty()) throw UsageError("--dump takes one class file and no OLD NEW inputs (see --help)");
+    c.dump = *d;
+    return c;
+  }
+  if (c.inputs.size() != 2)
+    throw UsageError("expected two inputs, OLD and NEW (got " + std::to_string(c.inputs.size()) + "); see --help");
+  return c;
+}
+
+}  // namespace pasda::cli

@@ -75,9 +75,6 @@ struct Executor::Impl {
         explorer(tm, solver, opt),
         inputs(tm, program, opt, explorer),
         interpreter(program, tm, opt, explorer, inputs, jdkModels()) {}
-
-  State initialState(const MethodInfo& entry, const std::vector<Term>& args, const std::vector<Term>& assumptions);
-  void addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args);
 };
 
 Executor::Executor(const Program& program, terms::TermManager& tm, solver::Solver& solver, ExecOptions options)
@@ -100,75 +97,13 @@ ExecStats Executor::explore(const MethodInfo& entry, const std::vector<Term>& ar
   vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
   vars.erase(std::remove_if(vars.begin(), vars.end(), [&](Term v) { return I.tm.sort(v) == Sort::Ref; }), vars.end());
   I.explorer.begin(sink, std::move(vars));
-  State s = I.initialState(entry, args, assumptions);
+  State s = I.interpreter.initialState(entry, args, assumptions);
   I.explorer.run(std::move(s), [&](State& st) { return I.interpreter.step(st); });
   ExecStats stats = I.explorer.stats();
   stats.solver_checks = I.solver.checks() - checks0;
   stats.solver_seconds = I.solver.checkSeconds() - secs0;
   stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return stats;
-}
-
-State Executor::Impl::initialState(const MethodInfo& entry, const std::vector<Term>& args,
-                                   const std::vector<Term>& assumptions) {
-  State s;
-  Frame f;
-  f.m = &entry;
-  f.side = entry.owner->side;
-  f.locals.assign(std::max<std::size_t>(entry.max_locals, args.size() * 2 + 1), Term{});
-  std::size_t slot = 0;
-  for (Term a : args) {
-    f.locals[slot] = a;
-    slot += (tm.sort(a) == Sort::Long || tm.sort(a) == Sort::Double) ? 2 : 1;
-  }
-  s.frames.push_back(std::move(f));
-  addPendingInputs(s, entry, args);
-  // Product runs start from the analysed classes' state after <clinit>, in both versions.
-  if (entry.owner->side == kProduct)
-    for (int side : {kNew, kOld})
-      if (!opt.main_class[side].empty()) interpreter.ensureInitialized(s, static_cast<Side>(side), opt.main_class[side]);
-  for (Term a : assumptions) {
-    if (auto b = tm.asBool(a); b && *b) continue;
-    s.pc.push_back(a);
-  }
-  return s;
-}
-
-void Executor::Impl::addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args) {
-  // Reference arguments given as variables are inputs of the heap, materialised before the
-  // first instruction. The same variable twice (product runs) is one input seen by two sides.
-  std::vector<jvm::TypeDesc> types;
-  if (!entry.is_static && entry.name != "<init>") {
-    jvm::TypeDesc self;
-    self.kind = 'L';
-    self.text = "L" + entry.owner->name + ";";
-    types.push_back(self);
-  }
-  for (const auto& t : entry.desc.params) types.push_back(t);
-  std::size_t argSlot = 0, i = 0;
-  std::map<std::string, std::size_t> byName;
-  for (Term a : args) {
-    if (tm.op(a) == terms::Op::Var && tm.sort(a) == Sort::Ref) {
-      const std::string& name = tm.node(a).name;
-      std::string cls = i < types.size() ? (types[i].kind == 'L' ? types[i].className() : types[i].text)
-                                         : "java/lang/Object";
-      int side = entry.owner->side == kProduct ? kOld : entry.owner->side;
-      auto it = byName.find(name);
-      if (it == byName.end()) {
-        PendingInput pin;
-        pin.name = name;
-        pin.cls = inputs.originalName(cls);
-        pin.non_null = name == "this";
-        byName[name] = s.pending.size();
-        s.pending.push_back(pin);
-      } else if (entry.owner->side == kProduct) {
-        side = kNew;
-      }
-      s.pending[byName[name]].slots.emplace_back(static_cast<int>(argSlot), side);
-    }
-    argSlot += (tm.sort(a) == Sort::Long || tm.sort(a) == Sort::Double) ? 2 : 1;
-    ++i;
-  }
 }
 
 }  // namespace pasda::symexec

@@ -59,8 +59,8 @@ class Explorer {
   std::shared_ptr<const Assignment> currentModel();
   /// Value of a Bool term under an assignment (nullopt if it does not fold to a literal).
   std::optional<bool> evalUnder(Term t, const Assignment& a);
-  /// Queue a copy of `s` that re-executes the current instruction and replays the decisions
-  /// taken so far in it, then `decision`.
+  /// Queue a copy of the state at the start of the current instruction that re-executes it,
+  /// replaying the decisions `s` took so far in it, then `decision`.
   State& queueReplay(State& s, int decision);
   void startWatchdog();
   void stopWatchdog();
@@ -75,6 +75,14 @@ class Explorer {
   terms::TermManager scratch_{terms::Arith::Java};  // concrete evaluation of conditions under models
   ExecStats stats_;
   bool stop_ = false;
+  /// The copy queued by the current instruction's first fork (an index into work_). It is the
+  /// state before the instruction had any effect, so later forks of the same instruction copy
+  /// it rather than the current state, whose effects (materialised input fields, objects a
+  /// model allocated) the re-execution would otherwise meet a second time.
+  std::optional<std::size_t> first_fork_;
+  /// A forked copy re-executing its instruction may fork anew past its replayed decisions,
+  /// after effects of the replayed part: its state before the step is kept for that case.
+  std::optional<State> replay_start_;
   std::unique_ptr<Watchdog> watchdog_;  // running while an exploration with a deadline runs
 };
 
@@ -93,7 +101,10 @@ void Explorer::run(State initial, StepFn&& step) {
           cutPath(s, Cut::Steps);
           break;
         }
+        first_fork_.reset();
+        if (!s.replay.empty()) replay_start_ = s;
         StepOutcome r = step(s);
+        replay_start_.reset();
         s.replay.clear();
         s.replay_pos = 0;
         if (r == StepOutcome::Ended) break;

@@ -10,6 +10,68 @@ namespace pasda::symexec {
 
 using jvm::Opcode;
 
+State Interpreter::initialState(const MethodInfo& entry, const std::vector<Term>& args,
+                                   const std::vector<Term>& assumptions) {
+  State s;
+  Frame f;
+  f.m = &entry;
+  f.side = entry.owner->side;
+  f.locals.assign(std::max<std::size_t>(entry.max_locals, args.size() * 2 + 1), Term{});
+  std::size_t slot = 0;
+  for (Term a : args) {
+    f.locals[slot] = a;
+    slot += (tm_.sort(a) == Sort::Long || tm_.sort(a) == Sort::Double) ? 2 : 1;
+  }
+  s.frames.push_back(std::move(f));
+  addPendingInputs(s, entry, args);
+  // Product runs start from the analysed classes' state after <clinit>, in both versions.
+  if (entry.owner->side == kProduct)
+    for (int side : {kNew, kOld})
+      if (!opt_.main_class[side].empty()) ensureInitialized(s, static_cast<Side>(side), opt_.main_class[side]);
+  for (Term a : assumptions) {
+    if (auto b = tm_.asBool(a); b && *b) continue;
+    s.pc.push_back(a);
+  }
+  return s;
+}
+
+void Interpreter::addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args) {
+  // Reference arguments given as variables are inputs of the heap, materialised before the
+  // first instruction. The same variable twice (product runs) is one input seen by two sides.
+  std::vector<jvm::TypeDesc> types;
+  if (!entry.is_static && entry.name != "<init>") {
+    jvm::TypeDesc self;
+    self.kind = 'L';
+    self.text = "L" + entry.owner->name + ";";
+    types.push_back(self);
+  }
+  for (const auto& t : entry.desc.params) types.push_back(t);
+  std::size_t argSlot = 0, i = 0;
+  std::map<std::string, std::size_t> byName;
+  for (Term a : args) {
+    if (tm_.op(a) == terms::Op::Var && tm_.sort(a) == Sort::Ref) {
+      const std::string& name = tm_.node(a).name;
+      std::string cls = i < types.size() ? (types[i].kind == 'L' ? types[i].className() : types[i].text)
+                                         : "java/lang/Object";
+      int side = entry.owner->side == kProduct ? kOld : entry.owner->side;
+      auto it = byName.find(name);
+      if (it == byName.end()) {
+        PendingInput pin;
+        pin.name = name;
+        pin.cls = inputs_.originalName(cls);
+        pin.non_null = name == "this";
+        byName[name] = s.pending.size();
+        s.pending.push_back(pin);
+      } else if (entry.owner->side == kProduct) {
+        side = kNew;
+      }
+      s.pending[byName[name]].slots.emplace_back(static_cast<int>(argSlot), side);
+    }
+    argSlot += (tm_.sort(a) == Sort::Long || tm_.sort(a) == Sort::Double) ? 2 : 1;
+    ++i;
+  }
+}
+
 StepOutcome Interpreter::step(State& s) {
   s.popped.clear();
   s.decisions.clear();

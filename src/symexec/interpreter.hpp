@@ -23,6 +23,10 @@ class Interpreter {
 
   /// Prepare an exploration (resolve the abstracted regions' methods).
   void prepare();
+  /// The state before the first step: a frame for `entry` holding `args` (receiver first),
+  /// reference variables among them pending as input-heap roots, the analysed classes
+  /// initialised for product runs, `assumptions` as the initial path condition.
+  State initialState(const MethodInfo& entry, const std::vector<Term>& args, const std::vector<Term>& assumptions);
   /// One step: a pending input materialisation, an abstracted region, or one instruction.
   StepOutcome step(State& s);
 
@@ -58,6 +62,7 @@ class Interpreter {
   /// Every opcode to its family's handler (an exhaustive switch).
   StepOutcome execute(State& s, const jvm::Instruction& in);
   bool enterRegion(State& s);  // true if an abstracted region started at the current pc
+  void addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args);
 
   const Program& program_;
   terms::TermManager& tm_;

@@ -101,6 +101,7 @@ TEST(JdkModels, HoldTheModelsOfEveryArea) {
     EXPECT_TRUE(modelled(owner, "pow", "(DD)D"));
     EXPECT_TRUE(modelled(owner, "round", "(F)I"));
     EXPECT_FALSE(modelled(owner, "round", "(D)D"));  // no such method: never guessed
+    for (const char* d : {"(II)I", "(JJ)J", "(JI)I"}) EXPECT_TRUE(modelled(owner, "floorMod", d)) << d;
   }
   EXPECT_TRUE(modelled("java/lang/Double", "compare", "(DD)I"));
   EXPECT_TRUE(modelled("java/lang/Long", "compare", "(JJ)I"));

@@ -1,7 +1,8 @@
 // Models of java.lang.Math and java.lang.StrictMath. Functions that can be modelled exactly
-// become terms (abs, min, max, signum, floor, ceil, rint, round, getExponent, toRadians,
-// toDegrees) with Java's -0.0/NaN rules under the Java model; transcendental functions become
-// applications of library function symbols, flagged inexact (docs/arithmetic-models.md).
+// become terms (abs, min, max, signum, floor, ceil, rint, round, getExponent, floorMod,
+// toRadians, toDegrees) with Java's -0.0/NaN rules under the Java model; transcendental
+// functions become applications of library function symbols, flagged inexact
+// (docs/arithmetic-models.md).
 #include "models.hpp"
 
 namespace pasda::symexec::lib {
@@ -77,6 +78,24 @@ ModelResult getExponent(ModelCall& c) {
   return ModelResult::value(tm.sub(tm.convert(e, Sort::Int), tm.intLit(1023)));
 }
 
+/// floorMod(x, y): the remainder whose sign is the divisor's (Java's x - floorDiv(x, y) * y);
+/// ArithmeticException when y is 0. The (long, int) overload is (int) floorMod(x, (long) y).
+ModelResult floorMod(ModelCall& c) {
+  terms::TermManager& tm = c.tm();
+  Term x = c.arg(0), y = c.arg(1);
+  auto byZero = c.branch(tm.eq(y, zeroOf(tm, tm.sort(y))));
+  if (!byZero) return c.ended();
+  if (*byZero) return c.throwNew("java/lang/ArithmeticException");
+  Sort so = tm.sort(x);
+  Term wy = tm.sort(y) == so ? y : tm.convert(y, so);
+  Term zero = zeroOf(tm, so);
+  Term r = tm.rem(x, wy);  // truncated: the sign of x
+  // Adjust a non-zero remainder whose sign differs from the divisor's (this cannot overflow).
+  Term adjust = tm.lor(tm.land(tm.lt(r, zero), tm.gt(wy, zero)), tm.land(tm.gt(r, zero), tm.lt(wy, zero)));
+  Term m = tm.ite(adjust, tm.add(r, wy), r);
+  return ModelResult::value(c.desc().ret.kind == 'I' && so == Sort::Long ? tm.convert(m, Sort::Int) : m);
+}
+
 /// sin, log, pow, ...: no exact model; an inexact library function symbol of the arguments.
 ModelResult transcendental(ModelCall& c) {
   return ModelResult::value(c.tm().apply(c.name(), terms::FunKind::Library, Sort::Double, c.args()));
@@ -94,6 +113,7 @@ void registerOn(LibraryRegistry& r, const std::string& owner) {
   r.add(owner, "round", "(D)J", round);
   r.add(owner, "round", "(F)I", round);
   r.add(owner, "getExponent", "(D)I", getExponent);
+  r.addOverloads(owner, "floorMod", floorMod);  // (II)I, (JJ)J, (JI)I
   r.add(owner, "toRadians", "(D)D",
         [](ModelCall& c) { return ModelResult::value(c.tm().mul(c.arg(0), c.tm().doubleLit(0.017453292519943295))); });
   r.add(owner, "toDegrees", "(D)D",

@@ -137,7 +137,7 @@ TEST_P(Library, FloorModThrowsOnAZeroDivisorAndTakesTheDivisorsSign) {
         << "floorMod(" << p.x << ", " << p.y << ") should be " << p.r;
 }
 
-TEST_P(Library, FloorModOverloadsForLongs) {
+TEST_P(Library, FloorModWideOverloads) {
   Explored l = h.explore("Lib", "floorModL", "(JJ)J");
   ASSERT_EQ(l.parts.size(), 2u);
   FloorModParts f = split(l);

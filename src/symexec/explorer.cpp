@@ -99,17 +99,19 @@ solver::CheckResult Explorer::checkWith(const std::vector<Term>& pc, Term extra)
 
 State& Explorer::queueReplay(State& s, int decision) {
   ++stats_.forks;
-  State other = first_fork_ ? work_[*first_fork_] : replay_start_ ? *replay_start_ : s;
-  if (!first_fork_ && !replay_start_) {
+  const State* base = first_fork_ ? &work_[*first_fork_] : replay_start_ ? &*replay_start_ : nullptr;
+  State other = base ? *base : s;
+  if (!base) {
     Frame& of = other.frames.back();
     for (auto it = s.popped.rbegin(); it != s.popped.rend(); ++it) of.stack.push_back(*it);
+  } else {
+    // What the decisions so far produced is the current state's (the re-execution replays
+    // the decisions without adding their conditions again).
+    other.pc = s.pc;
+    other.model = s.model;
+    other.depth = s.depth;
+    other.warnings = s.warnings;
   }
-  // What the decisions so far produced is the current state's (the re-execution replays the
-  // decisions without adding their conditions again).
-  other.pc = s.pc;
-  other.model = s.model;
-  other.depth = s.depth;
-  other.warnings = s.warnings;
   other.replay = s.decisions;
   other.replay.push_back(decision);
   other.replay_pos = 0;

@@ -1,8 +1,6 @@
-// Internal to symexec: the explorer drives the paths of one exploration. It owns the DFS work
-// list, keeps the solver's assertion stack equal to the current path condition, decides
-// branches (models of the parent path first, then incremental feasibility checks), spends the
-// depth budget, watches the deadline and hands finished paths to the partition sink.
-// It knows nothing of bytecode: the interpreter's step function is passed to run().
+// Internal to symexec: the explorer drives the paths of one exploration (DFS work list, forks,
+// depth budget, solver sync, deadline, partitions to the sink). It knows nothing of bytecode:
+// the interpreter's step function is passed to run().
 #pragma once
 
 #include <memory>
@@ -14,6 +12,10 @@
 
 namespace pasda::symexec {
 
+/// Owns the DFS work list, keeps the solver's assertion stack equal to the current path
+/// condition, decides branches (a solver model of the parent path first, then incremental
+/// feasibility checks), spends the depth budget, watches the deadline and hands finished
+/// paths to the partition sink.
 class Explorer {
  public:
   Explorer(terms::TermManager& tm, solver::Solver& solver, const ExecOptions& opt);
@@ -38,6 +40,14 @@ class Explorer {
   /// A structural choice among n alternatives (heap shapes): this state takes 0, copies
   /// re-executing the current instruction take the others.
   int choose(State& s, int n);
+  /// Called at the start of an instruction whose decisions may be separated by effects (a
+  /// library model, the product's state comparison), before any effect: if `s` is a forked
+  /// copy re-executing it and forks anew past its replayed decisions, the new copies start
+  /// from this state rather than from one holding the replayed part's effects. (A state copy,
+  /// so only for such instructions, and only while replaying.)
+  void keepInstructionStart(const State& s) {
+    if (!s.replay.empty()) replay_start_ = s;
+  }
 
   // --- ending paths ----------------------------------------------------------------------
   void endPath(State& s, RawPartition&& p);
@@ -80,8 +90,8 @@ class Explorer {
   /// it rather than the current state, whose effects (materialised input fields, objects a
   /// model allocated) the re-execution would otherwise meet a second time.
   std::optional<std::size_t> first_fork_;
-  /// A forked copy re-executing its instruction may fork anew past its replayed decisions,
-  /// after effects of the replayed part: its state before the step is kept for that case.
+  /// The state before the current instruction of a forked copy that re-executes it, kept when
+  /// the instruction asked for it (keepInstructionStart).
   std::optional<State> replay_start_;
   std::unique_ptr<Watchdog> watchdog_;  // running while an exploration with a deadline runs
 };
@@ -102,7 +112,6 @@ void Explorer::run(State initial, StepFn&& step) {
           break;
         }
         first_fork_.reset();
-        if (!s.replay.empty()) replay_start_ = s;
         StepOutcome r = step(s);
         replay_start_.reset();
         s.replay.clear();

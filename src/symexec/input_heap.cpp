@@ -1,9 +1,6 @@
-// The input heap: reference inputs and the objects reachable from them are materialised
-// lazily, in bounded verification's small-scope style (null, a fresh object, or an alias of
-// an object already met, up to heap_bound objects per class). Each side (old, new) has its
-// own copy of every input object, so that one version's writes are invisible to the other,
-// and both copies are materialised with the same choices and the same symbolic values.
-// Also the alignment of the two sides' final states for the product comparison.
+// The input heap: lazy materialisation of reference inputs in bounded verification's
+// small-scope style, one identically materialised copy per side (so one version's writes are
+// invisible to the other), and the alignment of the two sides' final states.
 #include "input_heap.hpp"
 
 #include <tuple>

@@ -1,7 +1,6 @@
-// Internal to symexec: the input heap. Reference inputs and the objects reachable from them
-// are materialised lazily (null, a fresh object or an alias, up to heap_bound per class), one
-// copy per side; at the product's comparison the two sides' final states are aligned by
-// access path (docs/heap.md).
+// Internal to symexec: the input heap. Reference inputs and what they reach are materialised
+// lazily (null, fresh or alias, up to heap_bound per class), one copy per side; the two sides'
+// final states are aligned by access path for the product comparison (docs/heap.md).
 #pragma once
 
 #include <optional>

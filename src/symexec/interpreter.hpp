@@ -1,8 +1,6 @@
-// Internal to symexec: the interpreter runs one step of a path. step() dispatches the current
-// instruction to the handler of its opcode family (src/symexec/ops/); the services below are
-// what handlers and library models share (exceptions, calls and returns, class
-// initialisation, field reads through the input heap). docs/interpreter.md describes the
-// structure and the step contract.
+// Internal to symexec: the interpreter runs one step of a path, dispatching each opcode to its
+// family's handler (src/symexec/ops/), and offers the services handlers and library models
+// share. docs/interpreter.md describes the structure and the step contract.
 #pragma once
 
 #include <map>

@@ -1,7 +1,6 @@
-// Internal to symexec: models of JDK methods. A model is a function registered in a table keyed
-// by owner class, method name and descriptor; the interpreter looks a library call up there and
-// runs the model with a narrow context (ModelCall) instead of executing bytecode.
-// docs/interpreter.md explains the contract and how to add a model.
+// Internal to symexec: models of JDK methods in a registry keyed by owner class, name and
+// descriptor, and the narrow context (ModelCall) a model runs with. docs/interpreter.md
+// describes the contract and how to add a model.
 #pragma once
 
 #include <functional>

@@ -4,7 +4,6 @@
 // JVM by fixtures.symexec.Driver, compared bit for bit (any NaN equals any NaN; results of
 // methods that call a transcendental Math function within one ulp for the fixtures, which call
 // one function, and within a small relative error for benchmark code that combines many).
-// Exact library models are also compared on a grid of edge operands.
 #include <cmath>
 #include <cstdio>
 #include <cstring>

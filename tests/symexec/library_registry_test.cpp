@@ -1,8 +1,6 @@
-// The library-model registry (white-box: it is internal to symexec): lookup by owner, name and
-// descriptor, all-overloads and class-wide entries, the receiver's dynamic class before the
-// class the call names, array classes, the fallback; the JDK registry's contents; and a model
-// that materialises input fields and forks several times in one call, run by the real
-// explorer and interpreter (the mid-instruction fork/replay contract of docs/interpreter.md).
+// The library-model registry (white-box): its lookup rules, the JDK registry's contents, and a
+// model that reads input fields and forks several times per call, run by the real explorer and
+// interpreter (the fork contract of docs/interpreter.md).
 #include <map>
 
 #include "../../src/symexec/interpreter.hpp"

@@ -1,7 +1,6 @@
-// java.lang.Math / StrictMath models (exact ones folded to Java's values, transcendental ones
-// as inexact function symbols; floorMod, added through the registry as docs/interpreter.md
-// says), Double bit conversions, unknown library calls (uninterpreted with a warning) and
-// println (no effect).
+// JDK models: Math/StrictMath (exact ones folded to Java's values, transcendental ones inexact
+// symbols; floorMod, added as docs/interpreter.md says), Double bit conversions, an unknown
+// library call (uninterpreted, with a warning) and println (no effect).
 #include <cmath>
 #include <cstring>
 #include <limits>

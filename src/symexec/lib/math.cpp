@@ -1,8 +1,6 @@
-// Models of java.lang.Math and java.lang.StrictMath. Functions that can be modelled exactly
-// become terms (abs, min, max, signum, floor, ceil, rint, round, getExponent, floorMod,
-// toRadians, toDegrees) with Java's -0.0/NaN rules under the Java model; transcendental
-// functions become applications of library function symbols, flagged inexact
-// (docs/arithmetic-models.md).
+// Models of java.lang.Math and StrictMath: exact terms where Java's result can be expressed
+// (abs, min, max, signum, floor, ceil, rint, round, getExponent, floorMod, toRadians,
+// toDegrees), inexact library function symbols for the transcendental functions.
 #include "models.hpp"
 
 namespace pasda::symexec::lib {

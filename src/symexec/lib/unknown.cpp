@@ -1,7 +1,6 @@
-// Calls the engine does not model: the registry's fallback, and invokedynamic call sites
-// (string concatenation, lambdas). A reference result is an opaque object (never claimed equal
-// to anything at the comparison); a primitive result is an uninterpreted function of the
-// primitive arguments, flagged as a library function (inexact). Both leave a warning.
+// Calls the engine does not model (the registry's fallback) and invokedynamic call sites: an
+// opaque object for a reference result, an uninterpreted function of the primitive arguments
+// (an inexact library symbol) otherwise; both leave a warning.
 #include "models.hpp"
 
 namespace pasda::symexec::lib {

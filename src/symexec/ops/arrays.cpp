@@ -1,7 +1,6 @@
-// Opcode family: arrays. Creation with a possibly symbolic length (negative -> exception;
-// symbolic lengths explored value by value up to max_array_length, longer ones cut), element
-// loads and stores with null and bounds checks (a symbolic index becomes an ite chain over
-// the elements), narrowing of byte/char/short/boolean stores, arraylength.
+// Opcode family: arrays. Creation (negative length throws, symbolic lengths explored up to
+// max_array_length, longer ones cut), element loads and stores with null and bounds checks
+// (a symbolic index is an ite over the elements; narrow stores are narrowed), arraylength.
 #include "ops.hpp"
 
 namespace pasda::symexec::ops {

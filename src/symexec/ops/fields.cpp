@@ -1,7 +1,6 @@
-// Opcode family: static and instance fields. Static fields of the program's classes live in
-// the path state per side (after the class's initialisation); static fields of library
-// classes are opaque objects or uninterpreted constants. Instance fields of input objects are
-// materialised from the input heap on first read.
+// Opcode family: static fields (per side in the path state, after class initialisation;
+// library statics are opaque) and instance fields (input objects' fields materialised on
+// first read).
 #include "ops.hpp"
 #include "pasda/jvm/descriptor.hpp"
 

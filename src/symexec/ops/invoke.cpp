@@ -1,8 +1,6 @@
-// Opcode family: method invocation. In order: the product class's comparison points (they
-// end the partition), helpers abstracted into shared function symbols, methods of the
-// program's classes (executed inline on the call stack, virtual calls dispatched on the
-// receiver's class) and library calls (the models of LibraryRegistry; invokedynamic call
-// sites too).
+// Opcode family: invocations. The product's comparison points (end the partition), abstracted
+// helpers (shared function symbols), methods of the program (inline frames, virtual dispatch
+// on the receiver's class), and library calls (LibraryRegistry models; invokedynamic too).
 #include "ops.hpp"
 #include "pasda/jvm/descriptor.hpp"
 
@@ -144,6 +142,8 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
   const ExecOptions& opt = I.options();
   jvm::MethodDesc md = jvm::parseMethodDescriptor(r.descriptor);
   const bool hasRecv = in.op != Opcode::invokestatic && in.op != Opcode::invokedynamic;
+  // Models and the product's comparison may have effects between their decisions.
+  I.explorer().keepInstructionStart(s);
 
   // Static initialisation happens before the arguments are consumed (the instruction is
   // re-executed after <clinit> returns).

@@ -1,3 +1,4 @@
+// The concrete mode: one run on literal inputs, an Executor with a solver that answers nothing.
 #include "pasda/symexec/concrete.hpp"
 
 #include <algorithm>

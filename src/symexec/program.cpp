@@ -1,3 +1,5 @@
+// The classes of an execution per side: decoding of methods (instructions, pc map, loops, lines),
+// lookup with class-path loading, method resolution and subclass tests.
 #include "pasda/symexec/program.hpp"
 
 #include <unordered_map>

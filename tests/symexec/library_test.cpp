@@ -1,9 +1,10 @@
-// java.lang.Math / StrictMath models (exact ones folded to Java's values, transcendental ones
-// as inexact function symbols), Double bit conversions, unknown library calls (uninterpreted
-// with a warning) and println (no effect).
+// JDK models: Math/StrictMath (exact ones folded to Java's values, transcendental ones inexact
+// symbols; floorMod, added as docs/interpreter.md says), Double bit conversions, an unknown
+// library call (uninterpreted, with a warning) and println (no effect).
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <tuple>
 
 #include "symexec/support.hpp"
 
@@ -86,6 +87,90 @@ TEST_P(Library, PrintlnHasNoEffect) {
     EXPECT_TRUE(h.equivalent(h.pc(p), *v == 1 ? tm.gt(x, tm.intLit(3)) : tm.le(x, tm.intLit(3))));
   }
   for (const std::string& w : e.stats.warnings) EXPECT_EQ(w.find("println"), std::string::npos) << w;
+}
+
+// ---- Math.floorMod: the model added by following docs/interpreter.md ----------------------
+
+/// The partitions of a floorMod fixture: the ArithmeticException one and the value one.
+struct FloorModParts {
+  const RawPartition* thrown = nullptr;
+  const RawPartition* value = nullptr;
+};
+FloorModParts split(const Explored& e) {
+  FloorModParts f;
+  for (const RawPartition& p : e.parts) (p.entry.kind == ExecEffect::Kind::Throw ? f.thrown : f.value) = &p;
+  return f;
+}
+
+TEST_P(Library, FloorModThrowsOnAZeroDivisorAndTakesTheDivisorsSign) {
+  Explored e = h.explore("Lib", "floorMod", "(II)I");
+  ASSERT_EQ(e.parts.size(), 2u);
+  FloorModParts f = split(e);
+  ASSERT_TRUE(f.thrown && f.value);
+  Term x = h.var(e, "x"), y = h.var(e, "y"), zero = tm.intLit(0);
+  EXPECT_EQ(f.thrown->entry.exception, "java/lang/ArithmeticException");
+  EXPECT_TRUE(h.equivalent(h.pc(*f.thrown), tm.eq(y, zero)));
+  EXPECT_TRUE(h.equivalent(h.pc(*f.value), tm.ne(y, zero)));
+  Term v = f.value->entry.value;
+  EXPECT_FALSE(tm.containsLibrary(v)) << "an exact model, not a function symbol";
+  EXPECT_FALSE(tm.containsUif(v));
+  EXPECT_TRUE(f.value->warnings.empty());
+  // The result has the divisor's sign and a smaller magnitude, for all x: for all y under the
+  // math model; under the Java model for fixed divisors (Z3 does not prove the 32-bit
+  // remainder's bounds for a symbolic divisor in reasonable time).
+  Term pc = h.pc(*f.value);
+  auto implies = [&](Term a, Term b) { return tm.lor(tm.lnot(a), b); };
+  std::vector<Term> divisors = {y};
+  if (h.java()) divisors = {tm.intLit(3), tm.intLit(-5), tm.intLit(INT32_MIN), tm.intLit(INT32_MAX)};
+  for (Term d : divisors) {
+    Term at = d == y ? pc : tm.land(pc, tm.eq(y, d));
+    EXPECT_TRUE(h.valid(implies(tm.land(at, tm.gt(y, zero)), tm.land(tm.le(zero, v), tm.lt(v, y))))) << tm.toString(d);
+    EXPECT_TRUE(h.valid(implies(tm.land(at, tm.lt(y, zero)), tm.land(tm.lt(y, v), tm.le(v, zero))))) << tm.toString(d);
+  }
+  // Values at points, signs and extremes included.
+  struct Point { std::int32_t x, y, r; };
+  const Point points[] = {{7, 3, 1},   {-7, 3, 2},  {7, -3, -2}, {-7, -3, -1}, {6, 3, 0},
+                          {-6, 3, 0},  {0, -5, 0},  {INT32_MIN, -1, 0}, {INT32_MIN, 3, 1}, {INT32_MAX, -2, -1}};
+  for (const Point& p : points)
+    EXPECT_TRUE(h.returnsAt(*f.value, {{x, tm.intLit(p.x)}, {y, tm.intLit(p.y)}}, tm.intLit(p.r)))
+        << "floorMod(" << p.x << ", " << p.y << ") should be " << p.r;
+}
+
+TEST_P(Library, FloorModWideOverloads) {
+  Explored l = h.explore("Lib", "floorModL", "(JJ)J");
+  ASSERT_EQ(l.parts.size(), 2u);
+  FloorModParts f = split(l);
+  ASSERT_TRUE(f.thrown && f.value);
+  Term x = h.var(l, "x"), y = h.var(l, "y");
+  EXPECT_TRUE(h.equivalent(h.pc(*f.thrown), tm.eq(y, tm.longLit(0))));
+  EXPECT_TRUE(h.returnsAt(*f.value, {{x, tm.longLit(-7)}, {y, tm.longLit(3)}}, tm.longLit(2)));
+  EXPECT_TRUE(h.returnsAt(*f.value, {{x, tm.longLit(INT64_MIN)}, {y, tm.longLit(-1)}}, tm.longLit(0)));
+  EXPECT_TRUE(h.returnsAt(*f.value, {{x, tm.longLit(10000000000LL)}, {y, tm.longLit(-7)}}, tm.longLit(-3)));
+  // floorMod(long, int) is an int: (int) floorMod(x, (long) y).
+  Explored li = h.explore("Lib", "floorModLI", "(JI)I");
+  ASSERT_EQ(li.parts.size(), 2u);
+  f = split(li);
+  ASSERT_TRUE(f.thrown && f.value);
+  EXPECT_EQ(tm.sort(f.value->entry.value), Sort::Int);
+  x = h.var(li, "x");
+  y = h.var(li, "y");
+  EXPECT_TRUE(h.returnsAt(*f.value, {{x, tm.longLit(-10000000001LL)}, {y, tm.intLit(1000)}}, tm.intLit(999)));
+}
+
+TEST_P(Library, FloorModInABranchCondition) {
+  // floorMod(x, y) == 0: the model's value is a term like any other in later decisions.
+  Explored e = h.explore("Lib", "floorModBranch", "(II)I");
+  ASSERT_EQ(e.parts.size(), 3u);
+  EXPECT_EQ(countThrow(e, "java/lang/ArithmeticException"), 1u);
+  Term x = h.var(e, "x"), y = h.var(e, "y");
+  auto at = [&](std::int32_t a, std::int32_t b) {
+    return h.at(e, {{x, tm.intLit(a)}, {y, tm.intLit(b)}});
+  };
+  for (auto [a, b, r] : {std::tuple{12, -4, 1}, std::tuple{13, -4, 0}, std::tuple{-9, 3, 1}}) {
+    auto parts = at(a, b);
+    ASSERT_EQ(parts.size(), 1u) << a << ", " << b;
+    EXPECT_TRUE(h.returnsAt(*parts[0], {{x, tm.intLit(a)}, {y, tm.intLit(b)}}, tm.intLit(r))) << a << ", " << b;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Library, ::testing::Values(Arith::Math, Arith::Java), modelName);

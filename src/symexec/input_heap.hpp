@@ -1,0 +1,53 @@
+// Internal to symexec: the input heap. Reference inputs and what they reach are materialised
+// lazily (null, fresh or alias, up to heap_bound per class), one copy per side; the two sides'
+// final states are aligned by access path for the product comparison (docs/heap.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "explorer.hpp"
+
+namespace pasda::symexec {
+
+class InputHeap {
+ public:
+  InputHeap(terms::TermManager& tm, const Program& program, const ExecOptions& opt, Explorer& explorer)
+      : tm_(tm), program_(program), opt_(opt), explorer_(explorer) {}
+
+  /// Materialise the next pending reference input or input-array length (one choice per
+  /// step). Ended: the path was cut by a bound.
+  StepOutcome materializePending(State& s);
+  /// Value of field `name` (descriptor `desc`) of a lazy input object, materialised on first
+  /// read. nullopt: the path ended (cut by the heap bound).
+  std::optional<Term> readField(State& s, Object& o, const std::string& name, const std::string& desc);
+  /// The final state of both versions, aligned by access path, for the product comparison.
+  /// false: the path ended (materialising an untouched input field was cut by the heap bound).
+  bool compareState(State& s, const std::vector<std::pair<Term, Term>>& roots,
+                    std::vector<std::pair<std::string, Term>>& oldState,
+                    std::vector<std::pair<std::string, Term>>& newState);
+  /// The side-neutral name of a class: "<main>" for the analysed classes of both sides.
+  std::string originalName(const std::string& cls) const;
+
+ private:
+  using Entries = std::vector<std::pair<std::string, Term>>;
+  int newInput(State& s, const std::string& path, const std::string& cls);
+  /// Target of an input reference: input index, -1 for null, -2 if the path was cut.
+  int chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull, std::string& fact);
+  StepOutcome materializeLength(State& s);
+  /// Compare the fields of one pair of objects; reference fields go on `work`.
+  bool compareFields(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
+                     std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
+  /// The value of field `n` of an object that one side never touched (see compareFields).
+  Checked<Term> untouchedField(State& s, Object& missing, int missingSide, const std::string& n, Term known);
+  void compareStatics(State& s, Entries& oldState, Entries& newState);
+
+  terms::TermManager& tm_;
+  const Program& program_;
+  const ExecOptions& opt_;
+  Explorer& explorer_;
+};
+
+}  // namespace pasda::symexec

@@ -1,0 +1,74 @@
+// Internal to symexec: the interpreter runs one step of a path, dispatching each opcode to its
+// family's handler (src/symexec/ops/), and offers the services handlers and library models
+// share. docs/interpreter.md describes the structure and the step contract.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "input_heap.hpp"
+#include "library.hpp"
+
+namespace pasda::symexec {
+
+class Interpreter {
+ public:
+  Interpreter(const Program& program, terms::TermManager& tm, const ExecOptions& opt, Explorer& explorer,
+              InputHeap& inputs, const LibraryRegistry& library)
+      : program_(program), tm_(tm), opt_(opt), explorer_(explorer), inputs_(inputs), library_(library) {}
+
+  /// Prepare an exploration (resolve the abstracted regions' methods).
+  void prepare();
+  /// The state before the first step: a frame for `entry` holding `args` (receiver first),
+  /// reference variables among them pending as input-heap roots, the analysed classes
+  /// initialised for product runs, `assumptions` as the initial path condition.
+  State initialState(const MethodInfo& entry, const std::vector<Term>& args, const std::vector<Term>& assumptions);
+  /// One step: a pending input materialisation, an abstracted region, or one instruction.
+  StepOutcome step(State& s);
+
+  // --- what handlers and models use ---------------------------------------------------
+  terms::TermManager& tm() { return tm_; }
+  const Program& program() const { return program_; }
+  const ExecOptions& options() const { return opt_; }
+  Explorer& explorer() { return explorer_; }
+  InputHeap& inputs() { return inputs_; }
+  const LibraryRegistry& library() const { return library_; }
+
+  Term allocate(State& s, Object o) { return symexec::allocate(tm_, s, std::move(o)); }
+  Object& deref(State& s, Term ref) { return symexec::deref(tm_, s, ref); }
+  Term defaultValue(const jvm::TypeDesc& t);
+  /// Raise an exception at the current instruction of the top frame and unwind to a handler
+  /// (Threw) or out of the entry method (Ended: the path's partition ends with it).
+  StepOutcome throwRef(State& s, Term ref);
+  StepOutcome throwNew(State& s, const std::string& cls);
+  /// NullPointerException branch for `ref`: passed when it is not null.
+  Guard requireNonNull(State& s, Term ref);
+  /// Continue at bytecode offset `pc` of the top frame.
+  StepOutcome jumpTo(State& s, std::int32_t pc);
+  /// Pop the top frame, giving `value` (if any) to the caller; past the entry, end the path.
+  StepOutcome returnFrom(State& s, std::optional<Term> value);
+  /// Run the static initialisation of `cls` (side `side`) if not done on this path. false: a
+  /// <clinit> frame was pushed and the current instruction runs again after it returns.
+  bool ensureInitialized(State& s, Side side, const std::string& cls);
+  /// Field `name` of the non-null object `ref` (input objects are materialised on first read).
+  /// nullopt: the path ended.
+  std::optional<Term> readField(State& s, Term ref, const std::string& name, const std::string& desc);
+
+ private:
+  /// Every opcode to its family's handler (an exhaustive switch).
+  StepOutcome execute(State& s, const jvm::Instruction& in);
+  bool enterRegion(State& s);  // true if an abstracted region started at the current pc
+  void addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args);
+
+  const Program& program_;
+  terms::TermManager& tm_;
+  const ExecOptions& opt_;
+  Explorer& explorer_;
+  InputHeap& inputs_;
+  const LibraryRegistry& library_;
+  std::map<const MethodInfo*, std::map<std::uint32_t, const RegionHook*>> region_at_;
+};
+
+}  // namespace pasda::symexec

@@ -1,0 +1,154 @@
+// Opcode family: arrays. Creation (negative length throws, symbolic lengths explored up to
+// max_array_length, longer ones cut), element loads and stores with null and bounds checks
+// (a symbolic index is an ite over the elements; narrow stores are narrowed), arraylength.
+#include "ops.hpp"
+
+namespace pasda::symexec::ops {
+
+using jvm::Opcode;
+
+namespace {
+
+/// Null and bounds checks of an element access. Passed: the array object.
+Checked<Object*> checkedElement(Interpreter& I, State& s, Term ref, Term idx) {
+  terms::TermManager& tm = I.tm();
+  if (Guard g = I.requireNonNull(s, ref)) return *g;
+  std::size_t len = I.deref(s, ref).elems.size();
+  Term outOfBounds = tm.lor(tm.lt(idx, tm.intLit(0)), tm.ge(idx, tm.intLit(static_cast<std::int32_t>(len))));
+  auto oob = I.explorer().branch(s, outOfBounds, false);
+  if (!oob) return StepOutcome::Ended;
+  if (*oob) return I.throwNew(s, "java/lang/ArrayIndexOutOfBoundsException");
+  return &I.deref(s, ref);
+}
+
+StepOutcome load(Interpreter& I, State& s) {
+  terms::TermManager& tm = I.tm();
+  Term idx = pop(s);
+  Term ref = pop(s);
+  Checked<Object*> arr = checkedElement(I, s, ref, idx);
+  if (!arr.ok()) return arr.outcome();
+  const std::vector<Term>& elems = (*arr)->elems;
+  if (auto k = tm.asInteger(idx)) return pushNext(s, elems[static_cast<std::size_t>(*k)]);
+  Term v = elems.back();
+  for (std::size_t i = elems.size() - 1; i-- > 0;)
+    v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), elems[i], v);
+  return pushNext(s, v);
+}
+
+StepOutcome store(Interpreter& I, State& s) {
+  terms::TermManager& tm = I.tm();
+  Term v = pop(s);
+  Term idx = pop(s);
+  Term ref = pop(s);
+  Checked<Object*> checked = checkedElement(I, s, ref, idx);
+  if (!checked.ok()) return checked.outcome();
+  Object& arr = **checked;
+  v = narrowTo(tm, arr.elem_kind, v);
+  if (auto k = tm.asInteger(idx)) {
+    arr.elems[static_cast<std::size_t>(*k)] = v;
+  } else {
+    for (std::size_t i = 0; i < arr.elems.size(); ++i)
+      arr.elems[i] = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), v, arr.elems[i]);
+  }
+  return next(s);
+}
+
+/// The length of a new array: NegativeArraySizeException below zero; a symbolic count is
+/// explored value by value up to max_array_length, longer arrays cut the path.
+Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::string& desc) {
+  terms::TermManager& tm = I.tm();
+  auto negative = I.explorer().branch(s, tm.lt(count, tm.intLit(0)), false);
+  if (!negative) return StepOutcome::Ended;
+  if (*negative) return I.throwNew(s, "java/lang/NegativeArraySizeException");
+  if (auto k = tm.asInteger(count)) return static_cast<std::size_t>(*k);
+  const int bound = I.options().max_array_length;
+  for (int k = 0; k <= bound; ++k) {
+    auto isK = I.explorer().branch(s, tm.eq(count, tm.intLit(k)), false);
+    if (!isK) return StepOutcome::Ended;
+    if (*isK) return static_cast<std::size_t>(k);
+  }
+  I.explorer().note(s, "array of symbolic length longer than " + std::to_string(bound) + " (" + desc + ") cut");
+  I.explorer().cutPath(s, Explorer::Cut::Depth);
+  return StepOutcome::Ended;
+}
+
+Term makeArray(Interpreter& I, State& s, std::size_t len, const std::string& elemDesc) {
+  Object o;
+  o.cls = "[" + elemDesc;
+  o.is_array = true;
+  o.elem_kind = elemDesc[0];
+  o.elem_sort = sortOfDescriptor(elemDesc[0]);
+  jvm::TypeDesc td;
+  td.kind = elemDesc[0];
+  td.text = elemDesc;
+  o.elems.assign(len, I.defaultValue(td));
+  return I.allocate(s, std::move(o));
+}
+
+StepOutcome newArray(Interpreter& I, State& s, const Instruction& in) {
+  Term count = pop(s);
+  static const char* kinds = "????ZCFDBSIJ";  // newarray atype 4..11
+  std::string elem;
+  if (in.op == Opcode::newarray) {
+    if (in.imm < 4 || in.imm > 11) throw ExecError("bad newarray type");
+    elem = std::string(1, kinds[in.imm]);
+  } else {
+    elem = in.type[0] == '[' ? in.type : "L" + in.type + ";";
+  }
+  Checked<std::size_t> len = newLength(I, s, count, elem);
+  if (!len.ok()) return len.outcome();
+  return pushNext(s, makeArray(I, s, *len, elem));
+}
+
+/// An array of `lens.size() - d` dimensions from descriptor `desc`, sub-arrays included.
+Term buildDimensions(Interpreter& I, State& s, const std::vector<std::size_t>& lens, std::size_t d,
+                     const std::string& desc) {
+  std::string elem = desc.substr(1);
+  Term arr = makeArray(I, s, lens[d], elem);
+  if (d + 1 < lens.size()) {
+    for (std::size_t i = 0; i < lens[d]; ++i) {
+      Term sub = buildDimensions(I, s, lens, d + 1, elem);
+      I.deref(s, arr).elems[i] = sub;
+    }
+  }
+  return arr;
+}
+
+StepOutcome multiNewArray(Interpreter& I, State& s, const Instruction& in) {
+  int dims = in.imm;
+  std::vector<Term> counts(static_cast<std::size_t>(dims));
+  for (int i = dims - 1; i >= 0; --i) counts[static_cast<std::size_t>(i)] = pop(s);
+  std::vector<std::size_t> lens;
+  for (Term c : counts) {
+    Checked<std::size_t> len = newLength(I, s, c, in.type);
+    if (!len.ok()) return len.outcome();
+    lens.push_back(*len);
+  }
+  return pushNext(s, buildDimensions(I, s, lens, 0, in.type));
+}
+
+StepOutcome length(Interpreter& I, State& s) {
+  Term ref = pop(s);
+  if (Guard g = I.requireNonNull(s, ref)) return *g;
+  std::size_t n = I.deref(s, ref).elems.size();
+  return pushNext(s, I.tm().intLit(static_cast<std::int32_t>(n)));
+}
+
+}  // namespace
+
+StepOutcome arrays(Interpreter& I, State& s, const Instruction& in) {
+  switch (in.op) {
+    case Opcode::iaload: case Opcode::laload: case Opcode::faload: case Opcode::daload:
+    case Opcode::aaload: case Opcode::baload: case Opcode::caload: case Opcode::saload:
+      return load(I, s);
+    case Opcode::iastore: case Opcode::lastore: case Opcode::fastore: case Opcode::dastore:
+    case Opcode::aastore: case Opcode::bastore: case Opcode::castore: case Opcode::sastore:
+      return store(I, s);
+    case Opcode::newarray: case Opcode::anewarray: return newArray(I, s, in);
+    case Opcode::multianewarray: return multiNewArray(I, s, in);
+    case Opcode::arraylength: return length(I, s);
+    default: throw misrouted(s, in);
+  }
+}
+
+}  // namespace pasda::symexec::ops

@@ -1,0 +1,89 @@
+// Opcode family: static fields (per side in the path state, after class initialisation;
+// library statics are opaque) and instance fields (input objects' fields materialised on
+// first read).
+#include "ops.hpp"
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::symexec::ops {
+
+using jvm::Opcode;
+
+namespace {
+
+/// A static field of a class the program does not have (System.out, Integer.MAX_VALUE...).
+StepOutcome libraryStatic(Interpreter& I, State& s, const Instruction& in) {
+  const jvm::MemberRef& r = in.member;
+  if (in.op == Opcode::putstatic) {
+    pop(s);
+    I.explorer().note(s, "write to library static field " + r.owner + "." + r.name + " ignored");
+    return next(s);
+  }
+  jvm::TypeDesc td = jvm::parseFieldDescriptor(r.descriptor);
+  if (td.kind == 'L' || td.kind == '[') {
+    Object o;
+    o.cls = td.kind == 'L' ? td.className() : td.text;
+    return pushNext(s, I.allocate(s, std::move(o)));
+  }
+  I.explorer().note(s, "library static field " + r.owner + "." + r.name + " is an uninterpreted constant");
+  return pushNext(s, I.tm().apply(r.owner + "." + r.name, terms::FunKind::Library, sortOf(td), {}));
+}
+
+/// The key of a static field in State::statics: "side#declaring class.name" (the field may
+/// be inherited from a superclass).
+std::string staticKey(const Program& program, const LoadedClass* c, const std::string& name) {
+  std::string owner = c->name;
+  Side side = c->side;
+  for (const LoadedClass* k = c; k;) {
+    bool has = false;
+    for (const jvm::Field& fld : k->cf.fields) has = has || (fld.name == name && fld.isStatic());
+    if (has) {
+      owner = k->name;
+      side = k->side;
+      break;
+    }
+    k = k->super_name.empty() ? nullptr : program.find(k->side, k->super_name);
+  }
+  return std::to_string(side) + "#" + owner + "." + name;
+}
+
+StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {
+  const jvm::MemberRef& r = in.member;
+  const Side side = s.frames.back().side;
+  const LoadedClass* c = I.program().find(side, r.owner);
+  if (!c) return libraryStatic(I, s, in);
+  if (!I.ensureInitialized(s, side, r.owner)) return StepOutcome::Continue;
+  std::string key = staticKey(I.program(), c, r.name);
+  if (in.op == Opcode::getstatic) {
+    auto it = s.statics.find(key);
+    if (it == s.statics.end()) throw ExecError("unknown static field " + r.owner + "." + r.name);
+    return pushNext(s, it->second);
+  }
+  s.statics[key] = pop(s);
+  return next(s);
+}
+
+StepOutcome instanceField(Interpreter& I, State& s, const Instruction& in) {
+  Term v;
+  if (in.op == Opcode::putfield) v = pop(s);
+  Term ref = pop(s);
+  if (Guard g = I.requireNonNull(s, ref)) return *g;
+  if (in.op == Opcode::putfield) {
+    I.deref(s, ref).fields[in.member.name] = v;
+    return next(s);
+  }
+  std::optional<Term> value = I.readField(s, ref, in.member.name, in.member.descriptor);
+  if (!value) return StepOutcome::Ended;
+  return pushNext(s, *value);
+}
+
+}  // namespace
+
+StepOutcome fields(Interpreter& I, State& s, const Instruction& in) {
+  switch (in.op) {
+    case Opcode::getstatic: case Opcode::putstatic: return staticField(I, s, in);
+    case Opcode::getfield: case Opcode::putfield: return instanceField(I, s, in);
+    default: throw misrouted(s, in);
+  }
+}
+
+}  // namespace pasda::symexec::ops

@@ -1,0 +1,178 @@
+// Opcode family: invocations. The product's comparison points (end the partition), abstracted
+// helpers (shared function symbols), methods of the program (inline frames, virtual dispatch
+// on the receiver's class), and library calls (LibraryRegistry models; invokedynamic too).
+#include "ops.hpp"
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::symexec::ops {
+
+using jvm::Opcode;
+
+namespace {
+
+/// Pop `n` arguments of a call; returned in order (receiver first).
+std::vector<Term> popArguments(State& s, std::size_t n) {
+  std::vector<Term> args(n);
+  for (std::size_t i = n; i-- > 0;) args[i] = pop(s);
+  return args;
+}
+
+StepOutcome finish(State& s, std::optional<Term> result) {
+  if (result) push(s, *result);
+  return next(s);
+}
+
+/// Product.sameErrors(old, new): equal exception classes continue; different ones end the
+/// partition with an error mismatch.
+StepOutcome sameErrors(Interpreter& I, State& s, const std::vector<Term>& args) {
+  auto cls = [&](Term ref) { return I.tm().node(ref).bits == 0 ? std::string() : I.deref(s, ref).cls; };
+  s.exc[kOld] = cls(args[0]);
+  s.exc[kNew] = cls(args[1]);
+  if (s.exc[kOld] == s.exc[kNew]) return finish(s, I.tm().intLit(1));
+  RawPartition p;
+  p.product_compare = true;
+  p.error_mismatch = true;
+  for (int v : {kOld, kNew}) {
+    ExecEffect& e = v == kOld ? p.old_effect : p.new_effect;
+    if (s.exc[v].empty()) {
+      e.kind = ExecEffect::Kind::Return;
+    } else {
+      e.kind = ExecEffect::Kind::Throw;
+      e.exception = s.exc[v];
+    }
+  }
+  I.explorer().endPath(s, std::move(p));
+  return StepOutcome::Ended;
+}
+
+/// Product.sameResults(old, new) (or sameResults() for void methods): the partition ends with
+/// both versions' effects and final states.
+StepOutcome sameResults(Interpreter& I, State& s, const std::vector<Term>& args) {
+  terms::TermManager& tm = I.tm();
+  RawPartition p;
+  p.product_compare = true;
+  for (int v : {kOld, kNew}) {
+    ExecEffect& e = v == kOld ? p.old_effect : p.new_effect;
+    if (!s.exc[v].empty()) {
+      e.kind = ExecEffect::Kind::Throw;
+      e.exception = s.exc[v];
+    } else if (args.empty()) {
+      e.kind = ExecEffect::Kind::Void;
+    } else {
+      e.kind = ExecEffect::Kind::Return;
+      e.value = args[v == kOld ? 0 : 1];
+    }
+  }
+  // The final state: receivers and reference parameters (paired old/new in the run
+  // frame), reference results, and the analysed classes' static fields.
+  std::vector<std::pair<Term, Term>> roots;
+  const Frame& pf = s.frames.front();
+  std::size_t slot = 0;
+  std::vector<Term> refs;
+  for (const jvm::TypeDesc& t : pf.m->desc.params) {
+    if (t.kind == 'L' || t.kind == '[') refs.push_back(pf.locals[slot]);
+    slot += static_cast<std::size_t>(t.slots());
+  }
+  for (std::size_t i = 0; i + 1 < refs.size(); i += 2) roots.emplace_back(refs[i], refs[i + 1]);
+  bool refResult = args.size() == 2 && tm.sort(args[0]) == Sort::Ref;
+  if (refResult && s.exc[kOld].empty() && s.exc[kNew].empty()) {
+    roots.emplace_back(args[0], args[1]);
+    p.old_effect.value = Term{};
+    p.new_effect.value = Term{};
+  }
+  if (!I.inputs().compareState(s, roots, p.old_effect.state, p.new_effect.state)) return StepOutcome::Ended;
+  I.explorer().endPath(s, std::move(p));
+  return StepOutcome::Ended;
+}
+
+/// A helper identical in both versions: one shared function symbol of its primitive arguments.
+StepOutcome abstractedHelper(Interpreter& I, State& s, const jvm::MemberRef& r, const jvm::MethodDesc& md,
+                             const std::vector<Term>& args) {
+  std::vector<Term> fargs;
+  for (Term a : args)
+    if (I.tm().sort(a) != Sort::Ref) fargs.push_back(a);
+  if (md.ret.kind == 'V') return finish(s, std::nullopt);
+  return finish(s, I.tm().apply("helper_" + r.name, terms::FunKind::Helper, sortOf(md.ret), fargs));
+}
+
+/// Push a frame for a method of the program (its code runs inline).
+StepOutcome enterMethod(Interpreter& I, State& s, const MethodInfo& target, const std::vector<Term>& args) {
+  const std::size_t maxDepth = I.options().max_call_depth;
+  if (s.frames.size() >= maxDepth) {  // recursion that takes no decisions (e.g. a cyclic heap)
+    I.explorer().note(s, "call stack deeper than " + std::to_string(maxDepth) + " frames (path cut)");
+    I.explorer().cutPath(s, Explorer::Cut::CallDepth);
+    return StepOutcome::Ended;
+  }
+  Frame nf;
+  nf.m = &target;
+  nf.side = target.owner->side;
+  for (const Frame& fr : s.frames) nf.recursive = nf.recursive || fr.m == &target;
+  nf.locals.assign(std::max<std::size_t>(target.max_locals, args.size() * 2), Term{});
+  std::size_t slot = 0;
+  for (Term a : args) {
+    nf.locals[slot] = a;
+    slot += isCat2(I.tm(), a) ? 2 : 1;
+  }
+  s.frames.push_back(std::move(nf));
+  return StepOutcome::Continue;
+}
+
+/// A call into the library: the registry's model (the unknown-call model if none matches).
+StepOutcome callLibrary(Interpreter& I, State& s, const Instruction& in, const jvm::MethodDesc& md,
+                        const std::vector<Term>& args, bool hasReceiver, const std::string& dynamicClass) {
+  const std::string& owner = in.op == Opcode::invokedynamic ? LibraryRegistry::kInvokeDynamic : in.member.owner;
+  const Model& model = I.library().find(owner, in.member.name, in.member.descriptor, dynamicClass);
+  ModelCall call(I, s, in.member, md, args, hasReceiver);
+  ModelResult r = model(call);
+  if (r.kind() == ModelResult::Kind::Declined) r = I.library().fallback()(call);
+  switch (r.kind()) {
+    case ModelResult::Kind::Value: return finish(s, r.result());
+    case ModelResult::Kind::Stopped: return r.outcome();
+    case ModelResult::Kind::Void:
+    case ModelResult::Kind::Declined: break;  // (the fallback never declines)
+  }
+  return finish(s, std::nullopt);
+}
+
+}  // namespace
+
+StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
+  const jvm::MemberRef& r = in.member;
+  const Side side = s.frames.back().side;
+  const ExecOptions& opt = I.options();
+  jvm::MethodDesc md = jvm::parseMethodDescriptor(r.descriptor);
+  const bool hasRecv = in.op != Opcode::invokestatic && in.op != Opcode::invokedynamic;
+  // Models and the product's comparison may have effects between their decisions.
+  I.explorer().keepInstructionStart(s);
+
+  // Static initialisation happens before the arguments are consumed (the instruction is
+  // re-executed after <clinit> returns).
+  if (in.op == Opcode::invokestatic && I.program().find(side, r.owner) && !I.ensureInitialized(s, side, r.owner))
+    return StepOutcome::Continue;
+  std::vector<Term> args = popArguments(s, md.params.size() + (hasRecv ? 1 : 0));
+  if (in.op == Opcode::invokedynamic) return callLibrary(I, s, in, md, args, false, "");
+
+  if (!opt.product_class.empty() && r.owner == opt.product_class && side == kProduct) {
+    if (r.name == "sameErrors") return sameErrors(I, s, args);
+    if (r.name == "sameResults") return sameResults(I, s, args);
+  }
+  if (!opt.abstracted_methods.empty() && opt.abstracted_methods.count(r.owner + "." + r.name + ":" + r.descriptor))
+    return abstractedHelper(I, s, r, md, args);
+  if (hasRecv) {
+    if (Guard g = I.requireNonNull(s, args[0])) return *g;
+  }
+
+  const MethodInfo* target = nullptr;
+  std::string dynamicClass;
+  if (in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface) {
+    const Object& recv = I.deref(s, args[0]);
+    dynamicClass = recv.cls;
+    if (!recv.is_array) target = I.program().resolveMethod(side, recv.cls, r.name, r.descriptor);
+  } else {
+    target = I.program().resolveMethod(side, r.owner, r.name, r.descriptor);
+  }
+  if (target && target->method->code) return enterMethod(I, s, *target, args);
+  return callLibrary(I, s, in, md, args, hasRecv, dynamicClass);
+}
+
+}  // namespace pasda::symexec::ops

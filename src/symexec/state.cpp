@@ -1,0 +1,33 @@
+// Small operations on a path's state shared by the explorer, the input heap and the interpreter.
+#include "state.hpp"
+
+namespace pasda::symexec {
+
+Sort sortOfDescriptor(char k) {
+  switch (k) {
+    case 'J': return Sort::Long;
+    case 'F': return Sort::Float;
+    case 'D': return Sort::Double;
+    case 'L':
+    case '[': return Sort::Ref;
+    default: return Sort::Int;
+  }
+}
+
+Term allocate(terms::TermManager& tm, State& s, Object obj) {
+  s.heap.push_back(std::move(obj));
+  return tm.lit(Sort::Ref, s.heap.size() - 1);
+}
+
+Object& deref(terms::TermManager& tm, State& s, Term ref) {
+  auto id = tm.node(ref).bits;
+  if (tm.op(ref) != terms::Op::Lit || id == 0 || id >= s.heap.size()) throw ExecError("invalid reference");
+  return s.heap[id];
+}
+
+bool inCountedCode(const State& s) {
+  const Frame& f = s.frames.back();
+  return f.recursive || (f.ip >= 0 && static_cast<std::size_t>(f.ip) < f.m->in_loop.size() && f.m->in_loop[f.ip]);
+}
+
+}  // namespace pasda::symexec

@@ -1,0 +1,130 @@
+// Internal to symexec: the state of one path (call stack, heap, input heap, path condition,
+// mid-instruction fork bookkeeping) and the typed outcome of one interpreter step.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pasda/symexec/executor.hpp"
+
+namespace pasda::symexec {
+
+using terms::Sort;
+using terms::Term;
+
+struct Frame {
+  const MethodInfo* m = nullptr;
+  std::int32_t ip = 0;  // instruction index
+  std::vector<Term> locals;
+  std::vector<Term> stack;
+  Side side = kProduct;
+  bool recursive = false;  // the same method is active below this frame
+};
+
+struct Object {
+  std::string cls;  // internal class name, or an array descriptor ("[I", "[Ljava/lang/String;")
+  bool is_array = false;
+  Sort elem_sort = Sort::Int;
+  char elem_kind = 'I';  // descriptor letter of the element ('Z','B','C','S','I','J','F','D','L','[')
+  std::vector<Term> elems;
+  std::map<std::string, Term> fields;  // instance fields by name
+  std::string text;  // String constants
+  int input = -1;    // index into State::inputs when this object is (a side's view of) an input object
+  bool lazy = false; // fields and elements not yet read come from the input heap
+  bool opaque = false;  // produced by a library call the engine does not model
+};
+
+/// An object of the input heap (reachable from the receiver or the parameters). Each side
+/// has its own copy, materialised lazily and identically in both.
+struct InputObject {
+  std::string path;       // access path, e.g. "this", "node.next"
+  std::string cls;        // original (not renamed) internal class name, or array descriptor
+  bool is_array = false;
+  std::map<std::string, Term> fields;  // materialised input values (refs as side-neutral input ids)
+  std::map<std::string, int> ref_fields;  // field -> input object index, -1 for null
+  std::uint64_t side_obj[3] = {0, 0, 0};  // heap id of each side's copy
+};
+
+/// A reference argument of the entry still to be materialised (null / fresh / alias).
+struct PendingInput {
+  std::string name;
+  std::string cls;       // original class or array descriptor
+  bool non_null = false; // receivers
+  std::vector<std::pair<int, int>> slots;  // (frame slot, side) bound to this input
+};
+
+/// Values of the input variables that satisfy a state's path condition (from a solver
+/// model): branch conditions true under it need no solver call.
+using Assignment = std::vector<std::pair<Term, Term>>;  // (var, literal)
+
+struct State {
+  std::vector<Frame> frames;
+  std::vector<InputObject> inputs;
+  std::vector<PendingInput> pending;
+  std::vector<int> pending_lengths;  // fresh input arrays whose length is still to be chosen
+  std::vector<std::string> heap_facts;  // shape decisions, e.g. "node.next == null"
+  std::vector<std::string> root_names;  // names of the materialised reference inputs, in order
+  std::shared_ptr<const Assignment> model;
+  std::vector<Object> heap{1};  // id 0 is null
+  std::map<std::string, Term> statics;  // "side#owner.name"
+  std::set<std::string> initialized;    // "side#owner"
+  std::vector<Term> pc;
+  std::set<int> lines[3];
+  int last_line_side = -1, last_line = -1;
+  int depth = 0;  // counted decisions so far
+  std::uint64_t steps = 0;
+  std::string exc[3];  // exception classes seen by the product comparison (old, new)
+  std::vector<std::string> warnings;
+  // Forking in the middle of an instruction: values popped so far by the current instruction
+  // (restored on the forked copy), the decisions it took so far, and decisions to replay when a
+  // forked copy re-executes the instruction.
+  std::vector<Term> popped;
+  std::vector<int> decisions;
+  std::vector<int> replay;  // consumed from the front
+  std::size_t replay_pos = 0;
+};
+
+/// What one interpreter step did to its path. Only Ended stops the path; the run loop treats
+/// Continue and Threw alike (Threw says that control moved to an exception handler).
+enum class StepOutcome : std::uint8_t {
+  Continue,  // the path goes on at the top frame's current instruction
+  Threw,     // an exception was raised and a handler in some frame took it; the path goes on there
+  Ended,     // the path is over: its partition was emitted (complete, cut, uncaught exception, infeasible)
+};
+
+/// The verdict of a check inside an instruction (null, bounds, divisor, array size):
+/// nullopt = passed, the instruction goes on; otherwise the instruction is over with this outcome.
+using Guard = std::optional<StepOutcome>;
+
+/// A value computed inside an instruction, or the outcome that ended the instruction before
+/// the value existed.
+template <class T>
+class Checked {
+ public:
+  Checked(T value) : value_(std::move(value)) {}                    // NOLINT: implicit by design
+  Checked(StepOutcome stopped) : stopped_(stopped) {}                // NOLINT: implicit by design
+  bool ok() const { return value_.has_value(); }
+  const T& operator*() const { return *value_; }
+  StepOutcome outcome() const { return stopped_; }
+
+ private:
+  std::optional<T> value_;
+  StepOutcome stopped_ = StepOutcome::Continue;
+};
+
+Sort sortOfDescriptor(char kind);
+
+/// Heap access of a path: allocate returns the new object's reference literal; deref throws
+/// ExecError for null or a non-literal reference.
+Term allocate(terms::TermManager& tm, State& s, Object obj);
+Object& deref(terms::TermManager& tm, State& s, Term ref);
+
+/// Is the top frame's current instruction inside a loop or a recursive call, where real
+/// decisions spend the depth budget (docs/depth-limit.md)?
+bool inCountedCode(const State& s);
+
+}  // namespace pasda::symexec

@@ -14,6 +14,7 @@
 #include "pasda/jvm/loader.hpp"
 #include "pasda/report/report.hpp"
 #include "pasda/store/store.hpp"
+#include "release_cmd.hpp"
 
 #ifndef PASDA_VERSION
 #define PASDA_VERSION "0.0.0"
@@ -26,6 +27,8 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: pasda-jvm [options] OLD NEW\n"
+    "       pasda-jvm [options] OLD.jar NEW.jar          (or two class-path directories: a release diff)\n"
+    "       pasda-jvm --merge SHARD.json... [--format json] [--report DIR] [--db FILE]\n"
     "       pasda-jvm --dump FILE.class [--format json]\n"
     "\n"
     "Decides whether a method behaves the same in two versions of a Java class, from the\n"
@@ -33,10 +36,14 @@ constexpr const char* kUsage =
     "versions, partitions the inputs by path, and classifies each partition and the program\n"
     "as EQ, NEQ, MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED, TIMEOUT or ERROR (PASDA).\n"
     "\n"
-    "OLD and NEW are .class files, class-path directories or .jar files.\n"
+    "OLD and NEW are .class files, class-path directories or .jar files. Two jars or directories\n"
+    "without --method diff the whole release (--class alone: every method of that class): every\n"
+    "method is added, removed, identical (EQ without execution), affected or changed, and the\n"
+    "affected and changed ones are analysed in parallel (docs/release-diff.md).\n"
     "\n"
     "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
-    "TIMEOUT), 2 error or ERROR.\n";
+    "TIMEOUT), 2 error or ERROR. A release diff: 1 if any method is NEQ, 0 if every compared\n"
+    "method is EQ, 3 otherwise, 2 bad input (see --fail-on).\n";
 
 int fail(const std::string& what) {
   std::cerr << "pasda-jvm: error: " << what << "\n";
@@ -88,6 +95,7 @@ int main(int argc, char** argv) {
     ("quiet,q", "print only the result line")
     ("verbose,v", "print more detail (all iterations, warnings)");
   // clang-format on
+  cli::addReleaseOptions(general);
   po::options_description hidden;
   hidden.add_options()("inputs", po::value<std::vector<std::string>>(), "OLD NEW");
   po::options_description all;
@@ -118,7 +126,7 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> inputs;
     if (vm.count("inputs")) inputs = vm["inputs"].as<std::vector<std::string>>();
-    if (inputs.size() != 2)
+    if (inputs.size() != 2 && !vm.count("merge"))
       return fail("expected two inputs, OLD and NEW (got " + std::to_string(inputs.size()) + "); see --help");
 
     analysis::Options o;
@@ -150,6 +158,7 @@ int main(int argc, char** argv) {
       return fail("--replay: must be auto, jvm, interp or off, not '" + o.replay + "'");
     o.expected = vm["expected"].as<std::string>();
     int verbosity = vm.count("quiet") ? 0 : vm.count("verbose") ? 2 : 1;
+    if (cli::wantsRelease(vm, inputs)) return cli::runReleaseCommand(vm, o, inputs, PASDA_VERSION);
 
     analysis::Version oldV = analysis::loadVersion(inputs[0], o.class_name, o.classpath_old);
     analysis::Version newV = analysis::loadVersion(inputs[1], o.class_name, o.classpath_new);

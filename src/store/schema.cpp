@@ -139,7 +139,7 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
       "schema_version", "benchmark", "run",   "settings",  "warning", "iteration", "partition",
-      "partition_state", "witness", "replay", "runtime"};
+      "partition_state", "witness", "replay", "runtime", "release_diff", "release_class", "release_method"};
   return names;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "pasda/store/store.hpp"
+#include "release_schema.hpp"
 #include "schema.hpp"
 #include "store_impl.hpp"
 
@@ -220,6 +221,7 @@ Store::Store(const std::string& path, StoreOptions options)
   db.exec("BEGIN IMMEDIATE", options.begin_retry_ms);
   try {
     db.exec(detail::kSchemaSql);
+    db.exec(detail::kReleaseSchemaSql);
     Stmt version(db, "SELECT version FROM schema_version");
     version.start();
     if (!version.step()) {
@@ -229,6 +231,10 @@ Store::Store(const std::string& path, StoreOptions options)
     } else if (version.integer(0) != kSchemaVersion) {
       const auto found = version.integer(0);
       version.reset();
+      if (detail::migrate(db, found)) {
+        db.exec("COMMIT");
+        return;
+      }
       throw StoreError(path, "schema version " + std::to_string(found) + " is not the supported version " +
                                  std::to_string(kSchemaVersion));
     }

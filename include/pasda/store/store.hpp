@@ -34,7 +34,7 @@ struct StoreOptions {
 
 /// Schema version written to table `schema_version`; opening a database with another
 /// version is a StoreError.
-inline constexpr int kSchemaVersion = 2;  // 2: covered lines as partition.lines_v1/v2
+inline constexpr int kSchemaVersion = 3;  // 2: covered lines as partition.lines_v1/v2; 3: release diffs
 
 /// One connection to a results database. Not thread-safe; use one Store per thread or process.
 /// Several Stores (in any processes) may append to the same file at once.

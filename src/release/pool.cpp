@@ -1,0 +1,331 @@
+// Worker processes for a release diff. Processes rather than threads: a Z3 call that ignores
+// its limit can only be stopped by ending its process, and a crash in one method must not take
+// the other methods' results with it. The coordinator is single-threaded (it forks safely) and
+// owns all results; a worker holds only the method it is analysing.
+#include "pool.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <memory>
+
+#include "inventory.hpp"
+#include "pasda/jvm/errors.hpp"
+#include "pasda/report/json.hpp"
+#include "pasda/witness/witness.hpp"
+
+namespace pasda::release::detail {
+
+using Clock = std::chrono::steady_clock;
+using report::Json;
+
+namespace {
+
+bool writeAll(int fd, const std::string& s) {
+  std::size_t off = 0;
+  while (off < s.size()) {
+    ssize_t n = ::write(fd, s.data() + off, s.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    off += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Reads whole lines from a file descriptor.
+struct LineReader {
+  int fd = -1;
+  std::string buffer;
+  /// Blocking: the next line, or nullopt at end of file.
+  std::optional<std::string> next() {
+    for (;;) {
+      if (auto line = take()) return line;
+      char chunk[65536];
+      ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return std::nullopt;
+      buffer.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  /// A complete line already buffered, if any.
+  std::optional<std::string> take() {
+    auto nl = buffer.find('\n');
+    if (nl == std::string::npos) return std::nullopt;
+    std::string line = buffer.substr(0, nl);
+    buffer.erase(0, nl + 1);
+    return line;
+  }
+};
+
+std::string signalName(int sig) {
+  const char* d = ::strsignal(sig);
+  return "signal " + std::to_string(sig) + (d ? std::string(" (") + d + ")" : "");
+}
+
+// ----- the worker process -----
+
+Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Side& n,
+                const std::shared_ptr<witness::JvmSession>& jvm, bool& abandoned) {
+  const std::string cls = job.at("cls").get<std::string>();
+  const std::string method = job.at("name").get<std::string>() + ":" + job.at("descriptor").get<std::string>();
+  Json out = {{"id", job.at("id")}};
+  try {
+    const jvm::ClassFile* oc = o.full->load(cls);
+    const jvm::ClassFile* nc = n.full->load(cls);
+    if (!oc || !nc) throw analysis::InputError(cls, "class missing in one version");
+    analysis::Version oldV{cfg.old_path, *oc, o.full};
+    analysis::Version newV{cfg.new_path, *nc, n.full};
+    analysis::Options opt = cfg.options;
+    opt.class_name = jvm::toDottedName(cls);
+    opt.method = method;
+    opt.timeout_s = job.at("timeout").get<double>();
+    opt.jvm_session = jvm;
+    analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, opt, cfg.grace_s, abandoned);
+    out["run"] = report::runToJson(run);
+  } catch (const analysis::InputError& e) {
+    out["error"] = e.file() + ": " + e.reason();
+  } catch (const jvm::FormatError& e) {
+    out["error"] = e.file() + ": " + e.reason();
+  } catch (const std::exception& e) {
+    out["error"] = std::string("internal error: ") + e.what();
+  }
+  return out;
+}
+
+[[noreturn]] void workerMain(const PoolConfig& cfg, int jobFd, int resultFd) {
+  ::signal(SIGPIPE, SIG_DFL);
+  try {
+    // Class paths of its own: libzip handles must not be shared with the coordinator.
+    Side o = openSide(cfg.old_path, cfg.old_classpath);
+    Side n = openSide(cfg.new_path, cfg.new_classpath);
+    // One replay JVM for all the methods of this worker, started on first use.
+    std::shared_ptr<witness::JvmSession> jvm;
+    if (cfg.options.replay == "auto" || cfg.options.replay == "jvm") jvm = std::make_shared<witness::JvmSession>();
+    LineReader in{jobFd, {}};
+    while (auto line = in.next()) {
+      bool abandoned = false;
+      Json result = analyseOne(report::parseJson(*line), cfg, o, n, jvm, abandoned);
+      result["exiting"] = abandoned;
+      if (!writeAll(resultFd, report::dumpJson(result) + "\n")) break;
+      if (abandoned) break;  // a solver call is still running in a thread: this process must end
+    }
+  } catch (const std::exception& e) {
+    writeAll(resultFd, report::dumpJson(Json{{"fatal", e.what()}}) + "\n");
+  }
+  ::_exit(0);
+}
+
+// ----- the coordinator's view of a worker -----
+
+struct Worker {
+  pid_t pid = -1;
+  int job_fd = -1, result_fd = -1;
+  LineReader results;
+  std::optional<std::size_t> job;  // index into the job list
+  Clock::time_point started, kill_at;
+};
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+std::unique_ptr<Worker> spawn(const PoolConfig& cfg, const std::vector<std::unique_ptr<Worker>>& others) {
+  int jobs[2], results[2];
+  if (::pipe2(jobs, O_CLOEXEC) != 0) return nullptr;
+  if (::pipe2(results, O_CLOEXEC) != 0) {
+    ::close(jobs[0]);
+    ::close(jobs[1]);
+    return nullptr;
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {jobs[0], jobs[1], results[0], results[1]}) ::close(fd);
+    return nullptr;
+  }
+  if (pid == 0) {
+    // The other workers' pipe ends stay with the coordinator only: holding one would keep a
+    // worker from ever seeing the end of its job pipe.
+    for (const auto& w : others)
+      if (w) {
+        if (w->job_fd >= 0) ::close(w->job_fd);
+        if (w->result_fd >= 0) ::close(w->result_fd);
+      }
+    ::close(jobs[1]);
+    ::close(results[0]);
+    workerMain(cfg, jobs[0], results[1]);
+  }
+  ::close(jobs[0]);
+  ::close(results[1]);
+  auto w = std::make_unique<Worker>();
+  w->pid = pid;
+  w->job_fd = jobs[1];
+  w->result_fd = results[0];
+  w->results.fd = results[0];
+  return w;
+}
+
+// Ends a worker: closes its pipes, kills it if asked, and reaps it. Returns its wait status.
+int reap(Worker& w, bool kill) {
+  closeFd(w.job_fd);
+  closeFd(w.result_fd);
+  if (kill) ::kill(w.pid, SIGKILL);
+  int status = 0;
+  // A worker whose job pipe is closed ends at once; one that does not is killed after 2 s.
+  for (int waited = 0; waited < 200; ++waited) {
+    pid_t r = ::waitpid(w.pid, &status, WNOHANG);
+    if (r == w.pid || (r < 0 && errno != EINTR)) return status;
+    ::usleep(10000);
+  }
+  ::kill(w.pid, SIGKILL);
+  while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
+Outcome fromResult(const Json& j, double seconds) {
+  Outcome o;
+  o.time_s = seconds;
+  if (j.contains("run")) {
+    o.run = report::runFromJson(j.at("run"));
+    o.verdict = o.run->result;
+  } else {
+    o.verdict = classify::Verdict::ERROR;
+    o.note = j.value("error", std::string("the worker sent no result"));
+  }
+  return o;
+}
+
+}  // namespace
+
+void runPool(const PoolConfig& cfg, const std::vector<Job>& jobs, const std::function<void(const Job&, Outcome)>& done,
+             const std::function<void()>& tick) {
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &previous);  // a dead worker's job pipe must not end the coordinator
+  std::deque<std::size_t> pending;
+  for (std::size_t i = 0; i < jobs.size(); ++i) pending.push_back(i);
+  std::vector<std::unique_ptr<Worker>> workers(static_cast<std::size_t>(std::max(1, cfg.workers)));
+  auto lastTick = Clock::now();
+  auto finish = [&](Worker& w, Outcome o) {
+    const std::size_t j = *w.job;
+    w.job.reset();
+    done(jobs[j], std::move(o));
+  };
+  auto lost = [&](std::unique_ptr<Worker>& w, bool killed) {
+    const int status = reap(*w, killed);
+    if (w->job) {
+      Outcome o;
+      o.time_s = std::chrono::duration<double>(Clock::now() - w->started).count();
+      if (killed) {
+        o.verdict = classify::Verdict::TIMEOUT;
+        o.note = "the analysis did not stop at its deadline; its worker was ended after " +
+                 std::to_string(static_cast<int>(o.time_s)) + " s";
+      } else {
+        o.verdict = classify::Verdict::ERROR;
+        o.note = WIFSIGNALED(status) ? "the analysis crashed (" + signalName(WTERMSIG(status)) + ")"
+                                     : "the analysis ended without a result (exit status " +
+                                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")";
+      }
+      finish(*w, std::move(o));
+    }
+    w.reset();
+  };
+  for (;;) {
+    const auto now = Clock::now();
+    // Hand out work.
+    for (auto& w : workers) {
+      if (pending.empty()) break;
+      if (w && w->job) continue;
+      const double left = cfg.deadline == Clock::time_point::max()
+                              ? cfg.method_timeout_s
+                              : std::chrono::duration<double>(cfg.deadline - now).count();
+      if (left < 0.5) {  // the diff's own time is up: the rest is not started
+        while (!pending.empty()) {
+          Outcome o;
+          o.verdict = classify::Verdict::TIMEOUT;
+          o.note = "not analysed: the diff's --timeout was reached";
+          done(jobs[pending.front()], std::move(o));
+          pending.pop_front();
+        }
+        break;
+      }
+      if (!w) w = spawn(cfg, workers);
+      if (!w) throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
+      const std::size_t j = pending.front();
+      const double timeout = std::min(cfg.method_timeout_s, left);
+      Json line = {{"id", j}, {"cls", jobs[j].cls}, {"name", jobs[j].name}, {"descriptor", jobs[j].descriptor},
+                   {"timeout", timeout}};
+      w->job = j;
+      w->started = now;
+      w->kill_at = now + std::chrono::milliseconds(static_cast<long long>((timeout * 1.1 + cfg.grace_s + 5.0) * 1000));
+      pending.pop_front();
+      if (!writeAll(w->job_fd, report::dumpJson(line) + "\n")) lost(w, false);
+    }
+    bool busy = false;
+    for (auto& w : workers) busy = busy || (w && w->job);
+    if (!busy && pending.empty()) break;
+    // Wait for results (or for a worker to end).
+    std::vector<pollfd> fds;
+    std::vector<std::size_t> which;
+    for (std::size_t k = 0; k < workers.size(); ++k)
+      if (workers[k] && workers[k]->job) {
+        fds.push_back({workers[k]->result_fd, POLLIN, 0});
+        which.push_back(k);
+      }
+    int r = ::poll(fds.data(), fds.size(), 200);
+    if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    for (std::size_t f = 0; r > 0 && f < fds.size(); ++f) {
+      if (!(fds[f].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      auto& w = workers[which[f]];
+      char chunk[65536];
+      ssize_t n = ::read(w->result_fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        lost(w, false);
+        continue;
+      }
+      w->results.buffer.append(chunk, static_cast<std::size_t>(n));
+      while (w && w->job) {
+        auto line = w->results.take();
+        if (!line) break;
+        const double secs = std::chrono::duration<double>(Clock::now() - w->started).count();
+        Outcome o;
+        bool exiting = false;
+        try {
+          Json j = report::parseJson(*line);
+          exiting = j.value("exiting", false);
+          if (j.contains("fatal")) throw std::runtime_error(j.at("fatal").get<std::string>());
+          o = fromResult(j, secs);
+        } catch (const std::exception& e) {
+          o.verdict = classify::Verdict::ERROR;
+          o.note = std::string("the worker's result could not be read: ") + e.what();
+          o.time_s = secs;
+        }
+        finish(*w, std::move(o));
+        if (exiting) {  // it left a stuck solver thread behind and ends: replace it
+          reap(*w, false);
+          w.reset();
+        }
+      }
+    }
+    const auto after = Clock::now();
+    for (auto& w : workers)
+      if (w && w->job && after >= w->kill_at) lost(w, true);
+    if (tick && after - lastTick >= std::chrono::milliseconds(500)) {
+      tick();
+      lastTick = after;
+    }
+  }
+  for (auto& w : workers)
+    if (w) reap(*w, false);
+  ::sigaction(SIGPIPE, &previous, nullptr);
+}
+
+}  // namespace pasda::release::detail

@@ -622,14 +622,14 @@ void ClosureOracle::Impl::call(int id, int v, const jvm::MemberRef& m, bool isVi
     if (decl && (decl->access_flags & jvm::acc::Private)) dispatches = false;
   }
   if (dispatches) {
+    buildIndex();
+    if (!index_error.empty()) return markBad(id, index_error);
     if (inPath(v, owner)) {
       for (const auto& s : subtypes(v, owner)) {
         Resolution rs = resolveMethod(v, s, m.name, desc);
         for (const auto& t : rs.targets) edge(id, node(NodeKind::Method, t, m.name, desc));
       }
     } else if (!detail::inertJdkType(realOwner)) {
-      buildIndex();
-      if (!index_error.empty()) return markBad(id, index_error);
       auto it = decls[v].find(m.name + ":" + desc);
       if (it != decls[v].end())
         for (const auto& c : it->second)

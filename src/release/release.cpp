@@ -85,6 +85,44 @@ std::string notAnalysable(const detail::Side& o, const detail::Side& n, const Me
   return "";
 }
 
+// What the release report keeps of a run (the database gets it whole): the reported iteration's
+// partitions, the undecided and NEQ ones first, at most kKeptPartitions of them, with long texts
+// clipped; the other iterations keep their summaries. A whole release has runs with thousands of
+// partitions each, and the coordinator holds every method's run until the end.
+constexpr std::size_t kKeptPartitions = 100;
+constexpr std::size_t kKeptText = 4000;
+
+void compact(analysis::RunResult& run) {
+  std::size_t dropped = 0;
+  auto clip = [](std::string& s) {
+    if (s.size() > kKeptText) s = s.substr(0, kKeptText) + " ... (" + std::to_string(s.size() - kKeptText) + " more characters)";
+  };
+  for (std::size_t i = 0; i < run.iterations.size(); ++i) {
+    auto& ps = run.iterations[i].partitions;
+    if (i != run.reported_iteration) {
+      dropped += ps.size();
+      ps.clear();
+      continue;
+    }
+    std::stable_partition(ps.begin(), ps.end(), [](const analysis::PartitionResult& p) {
+      return p.result != classify::Verdict::EQ && p.result != classify::Verdict::UNREACHABLE;
+    });
+    if (ps.size() > kKeptPartitions) {
+      dropped += ps.size() - kKeptPartitions;
+      ps.resize(kKeptPartitions);
+    }
+    std::sort(ps.begin(), ps.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+    for (auto& p : ps) {
+      clip(p.path_condition);
+      clip(p.old_effect.value);
+      clip(p.new_effect.value);
+    }
+  }
+  if (dropped)
+    run.warnings.push_back(std::to_string(dropped) + " partition(s) are left out of the release report (those of "
+                           "other iterations, then EQ ones); --db keeps all of them");
+}
+
 }  // namespace
 
 bool isReleaseInput(const std::string& path) {
@@ -171,7 +209,8 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
     }
     ++progress.done;
     if (m.verdict == classify::Verdict::NEQ) ++progress.neq;
-    if (obs.method_done) obs.method_done(m);
+    if (obs.method_done) obs.method_done(m);  // with the whole run (the database stores it all)
+    if (m.run) compact(*m.run);
     report();
   }, report);
   r.runtime_s = std::chrono::duration<double>(Clock::now() - t0).count();

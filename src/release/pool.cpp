@@ -204,21 +204,126 @@ Outcome fromResult(const Json& j, double seconds) {
 
 }  // namespace
 
-void runPool(const PoolConfig& cfg, const std::vector<Job>& jobs, const std::function<void(const Job&, Outcome)>& done,
-             const std::function<void()>& tick) {
-  struct sigaction ignore {}, previous {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &previous);  // a dead worker's job pipe must not end the coordinator
-  std::deque<std::size_t> pending;
-  for (std::size_t i = 0; i < jobs.size(); ++i) pending.push_back(i);
-  std::vector<std::unique_ptr<Worker>> workers(static_cast<std::size_t>(std::max(1, cfg.workers)));
-  auto lastTick = Clock::now();
-  auto finish = [&](Worker& w, Outcome o) {
+namespace {
+
+// The coordinator's loop, in three steps repeated until every job has an outcome: hand jobs to
+// idle workers, collect results (or notice a worker that ended), end workers past their limit.
+class Coordinator {
+ public:
+  Coordinator(const PoolConfig& cfg, const std::vector<Job>& jobs, const std::function<void(const Job&, Outcome)>& done)
+      : cfg_(cfg), jobs_(jobs), done_(done), workers_(static_cast<std::size_t>(std::max(1, cfg.workers))) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) pending_.push_back(i);
+  }
+  ~Coordinator() {
+    for (auto& w : workers_)
+      if (w) reap(*w, false);
+  }
+
+  bool finished() const {
+    for (const auto& w : workers_)
+      if (w && w->job) return false;
+    return pending_.empty();
+  }
+
+  void handOut() {
+    const auto now = Clock::now();
+    for (auto& w : workers_) {
+      if (pending_.empty()) return;
+      if (w && w->job) continue;
+      const double left = cfg_.deadline == Clock::time_point::max()
+                              ? cfg_.method_timeout_s
+                              : std::chrono::duration<double>(cfg_.deadline - now).count();
+      if (left < 0.5) return notStarted();
+      if (!w) w = spawn(cfg_, workers_);
+      if (!w) throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
+      const std::size_t j = pending_.front();
+      pending_.pop_front();
+      const double timeout = std::min(cfg_.method_timeout_s, left);
+      Json line = {{"id", j}, {"cls", jobs_[j].cls}, {"name", jobs_[j].name}, {"descriptor", jobs_[j].descriptor},
+                   {"timeout", timeout}};
+      w->job = j;
+      w->started = now;
+      // The worker's own guard answers at timeout + grace; beyond this margin it is stuck.
+      w->kill_at = now + std::chrono::milliseconds(static_cast<long long>((timeout * 1.1 + cfg_.grace_s + 5.0) * 1000));
+      if (!writeAll(w->job_fd, report::dumpJson(line) + "\n")) lost(w, false);
+    }
+  }
+
+  void collect(int waitMs) {
+    std::vector<pollfd> fds;
+    std::vector<std::size_t> which;
+    for (std::size_t k = 0; k < workers_.size(); ++k)
+      if (workers_[k] && workers_[k]->job) {
+        fds.push_back({workers_[k]->result_fd, POLLIN, 0});
+        which.push_back(k);
+      }
+    int r = ::poll(fds.data(), fds.size(), waitMs);
+    if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    for (std::size_t f = 0; r > 0 && f < fds.size(); ++f) {
+      if (!(fds[f].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      auto& w = workers_[which[f]];
+      char chunk[65536];
+      ssize_t n = ::read(w->result_fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        lost(w, false);
+        continue;
+      }
+      w->results.buffer.append(chunk, static_cast<std::size_t>(n));
+      while (w && w->job) {
+        auto line = w->results.take();
+        if (!line) break;
+        received(w, *line);
+      }
+    }
+  }
+
+  void endOverdue() {
+    const auto now = Clock::now();
+    for (auto& w : workers_)
+      if (w && w->job && now >= w->kill_at) lost(w, true);
+  }
+
+ private:
+  void finish(Worker& w, Outcome o) {
     const std::size_t j = *w.job;
     w.job.reset();
-    done(jobs[j], std::move(o));
-  };
-  auto lost = [&](std::unique_ptr<Worker>& w, bool killed) {
+    done_(jobs_[j], std::move(o));
+  }
+
+  void notStarted() {
+    while (!pending_.empty()) {
+      Outcome o;
+      o.verdict = classify::Verdict::TIMEOUT;
+      o.note = "not analysed: the diff's --timeout was reached";
+      done_(jobs_[pending_.front()], std::move(o));
+      pending_.pop_front();
+    }
+  }
+
+  void received(std::unique_ptr<Worker>& w, const std::string& line) {
+    const double secs = std::chrono::duration<double>(Clock::now() - w->started).count();
+    Outcome o;
+    bool exiting = false;
+    try {
+      Json j = report::parseJson(line);
+      exiting = j.value("exiting", false);
+      if (j.contains("fatal")) throw std::runtime_error(j.at("fatal").get<std::string>());
+      o = fromResult(j, secs);
+    } catch (const std::exception& e) {
+      o.verdict = classify::Verdict::ERROR;
+      o.note = std::string("the worker's result could not be read: ") + e.what();
+      o.time_s = secs;
+    }
+    finish(*w, std::move(o));
+    if (exiting) {  // it left a stuck solver thread behind and ends: replace it
+      reap(*w, false);
+      w.reset();
+    }
+  }
+
+  // A worker ended (killed: it was past its limit); its method gets an outcome saying so.
+  void lost(std::unique_ptr<Worker>& w, bool killed) {
     const int status = reap(*w, killed);
     if (w->job) {
       Outcome o;
@@ -236,95 +341,34 @@ void runPool(const PoolConfig& cfg, const std::vector<Job>& jobs, const std::fun
       finish(*w, std::move(o));
     }
     w.reset();
-  };
-  for (;;) {
-    const auto now = Clock::now();
-    // Hand out work.
-    for (auto& w : workers) {
-      if (pending.empty()) break;
-      if (w && w->job) continue;
-      const double left = cfg.deadline == Clock::time_point::max()
-                              ? cfg.method_timeout_s
-                              : std::chrono::duration<double>(cfg.deadline - now).count();
-      if (left < 0.5) {  // the diff's own time is up: the rest is not started
-        while (!pending.empty()) {
-          Outcome o;
-          o.verdict = classify::Verdict::TIMEOUT;
-          o.note = "not analysed: the diff's --timeout was reached";
-          done(jobs[pending.front()], std::move(o));
-          pending.pop_front();
-        }
-        break;
+  }
+
+  const PoolConfig& cfg_;
+  const std::vector<Job>& jobs_;
+  const std::function<void(const Job&, Outcome)>& done_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::deque<std::size_t> pending_;
+};
+
+}  // namespace
+
+void runPool(const PoolConfig& cfg, const std::vector<Job>& jobs, const std::function<void(const Job&, Outcome)>& done,
+             const std::function<void()>& tick) {
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &previous);  // a dead worker's job pipe must not end the coordinator
+  {
+    Coordinator c(cfg, jobs, done);
+    auto lastTick = Clock::now();
+    for (c.handOut(); !c.finished(); c.handOut()) {
+      c.collect(200);
+      c.endOverdue();
+      if (tick && Clock::now() - lastTick >= std::chrono::milliseconds(500)) {
+        tick();
+        lastTick = Clock::now();
       }
-      if (!w) w = spawn(cfg, workers);
-      if (!w) throw std::runtime_error(std::string("cannot start a worker process: ") + std::strerror(errno));
-      const std::size_t j = pending.front();
-      const double timeout = std::min(cfg.method_timeout_s, left);
-      Json line = {{"id", j}, {"cls", jobs[j].cls}, {"name", jobs[j].name}, {"descriptor", jobs[j].descriptor},
-                   {"timeout", timeout}};
-      w->job = j;
-      w->started = now;
-      w->kill_at = now + std::chrono::milliseconds(static_cast<long long>((timeout * 1.1 + cfg.grace_s + 5.0) * 1000));
-      pending.pop_front();
-      if (!writeAll(w->job_fd, report::dumpJson(line) + "\n")) lost(w, false);
-    }
-    bool busy = false;
-    for (auto& w : workers) busy = busy || (w && w->job);
-    if (!busy && pending.empty()) break;
-    // Wait for results (or for a worker to end).
-    std::vector<pollfd> fds;
-    std::vector<std::size_t> which;
-    for (std::size_t k = 0; k < workers.size(); ++k)
-      if (workers[k] && workers[k]->job) {
-        fds.push_back({workers[k]->result_fd, POLLIN, 0});
-        which.push_back(k);
-      }
-    int r = ::poll(fds.data(), fds.size(), 200);
-    if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
-    for (std::size_t f = 0; r > 0 && f < fds.size(); ++f) {
-      if (!(fds[f].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      auto& w = workers[which[f]];
-      char chunk[65536];
-      ssize_t n = ::read(w->result_fd, chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        lost(w, false);
-        continue;
-      }
-      w->results.buffer.append(chunk, static_cast<std::size_t>(n));
-      while (w && w->job) {
-        auto line = w->results.take();
-        if (!line) break;
-        const double secs = std::chrono::duration<double>(Clock::now() - w->started).count();
-        Outcome o;
-        bool exiting = false;
-        try {
-          Json j = report::parseJson(*line);
-          exiting = j.value("exiting", false);
-          if (j.contains("fatal")) throw std::runtime_error(j.at("fatal").get<std::string>());
-          o = fromResult(j, secs);
-        } catch (const std::exception& e) {
-          o.verdict = classify::Verdict::ERROR;
-          o.note = std::string("the worker's result could not be read: ") + e.what();
-          o.time_s = secs;
-        }
-        finish(*w, std::move(o));
-        if (exiting) {  // it left a stuck solver thread behind and ends: replace it
-          reap(*w, false);
-          w.reset();
-        }
-      }
-    }
-    const auto after = Clock::now();
-    for (auto& w : workers)
-      if (w && w->job && after >= w->kill_at) lost(w, true);
-    if (tick && after - lastTick >= std::chrono::milliseconds(500)) {
-      tick();
-      lastTick = after;
     }
   }
-  for (auto& w : workers)
-    if (w) reap(*w, false);
   ::sigaction(SIGPIPE, &previous, nullptr);
 }
 

@@ -338,7 +338,8 @@ constexpr const char* kReady = "PASDA-SERVER ready";
 
 // The server's main: for each line "<dir>\t<class>" of standard input, load <class> in a new
 // URLClassLoader over <dir> (parent: the platform loader, so nothing of the server's own class
-// path is visible), invoke its main(String[]), and print the terminator line.
+// path is visible), invoke its main(String[]), and print the terminator line. (Over 100 lines:
+// one straight instruction listing, which reads best in one piece.)
 jvm::ClassFile buildServer() {
   using O = Opcode;
   jvm::ClassFile cf;

@@ -139,7 +139,12 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
       "schema_version", "benchmark", "run",   "settings",  "warning", "iteration", "partition",
-      "partition_state", "witness", "replay", "runtime", "release_diff", "release_class", "release_method"};
+      "partition_state", "witness", "replay", "runtime"};
+  return names;
+}
+
+const std::vector<std::string>& releaseTableNames() {
+  static const std::vector<std::string> names{"release_diff", "release_class", "release_method"};
   return names;
 }
 

@@ -61,7 +61,8 @@ class Store {
   /// Ids of all runs, ascending.
   std::vector<std::int64_t> runIds() const;
 
-  /// Number of rows of one of the schema's tables (StoreError for any other name).
+  /// Number of rows of one of the schema's tables, release tables included (StoreError for any
+  /// other name).
   std::int64_t countRows(const std::string& table) const;
 
   const std::string& path() const;
@@ -71,7 +72,9 @@ class Store {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The schema's table names, in creation order.
+/// The schema's table names of runs (what appendRun writes), in creation order.
 const std::vector<std::string>& tableNames();
+/// The tables of release diffs (schema 3, written by ReleaseStore).
+const std::vector<std::string>& releaseTableNames();
 
 }  // namespace pasda::store

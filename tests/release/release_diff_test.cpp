@@ -240,9 +240,17 @@ TEST(ReleaseDiff, ShardsMergedEqualTheUnshardedRun) {
   Jars jars;
   const std::string a = jars.oldJar.string(), b = jars.newJar.string();
   const fs::path whole = jars.dir / "whole.db", s1 = jars.dir / "s1.db", s2 = jars.dir / "s2.db", merged = jars.dir / "merged.db";
-  CliRun full = runCli({a, b, "--format", "json", "--db", whole.string()});
-  CliRun p1 = runCli({a, b, "--format", "json", "--shard", "1/2", "--db", s1.string()});
-  CliRun p2 = runCli({a, b, "--format", "json", "--shard", "2/2", "--db", s2.string()});
+  // A generous solver limit: the comparison is about the split, so no verdict may depend on how
+  // loaded the machine is while the three diffs run.
+  const std::vector<std::string> common = {a, b, "--format", "json", "--solver-timeout", "10000"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runCli(args);
+  };
+  CliRun full = with({"--db", whole.string()});
+  CliRun p1 = with({"--shard", "1/2", "--db", s1.string()});
+  CliRun p2 = with({"--shard", "2/2", "--db", s2.string()});
   ASSERT_EQ(full.code, 1) << full.err;
   ASSERT_NE(p1.code, 2) << p1.err;
   ASSERT_NE(p2.code, 2) << p2.err;
@@ -271,6 +279,24 @@ TEST(ReleaseDiff, ShardsMergedEqualTheUnshardedRun) {
   for (const auto& [key, mm] : byKey(jm)) EXPECT_EQ(str(*mm, "result"), str(*want2.at(key), "result")) << key;
   // Merging one shard twice, or shards of different diffs, is refused.
   EXPECT_EQ(runCli({"--merge", (jars.dir / "s1.json").string(), (jars.dir / "s1.json").string()}).code, 2);
+  fs::remove_all(jars.dir);
+}
+
+// On a terminal (a pseudo-terminal from script(1)), a progress line is drawn on stderr and
+// redrawn in place; -q turns it off.
+TEST(ReleaseDiff, ProgressOnATerminalOnly) {
+  if (runShell("command -v script").code != 0) GTEST_SKIP() << "script(1) (bsdutils) is not installed";
+  Jars jars;
+  const std::string cmd = shellQuote(PASDA_CLI) + " " + shellQuote(jars.oldJar.string()) + " " +
+                          shellQuote(jars.newJar.string()) + " --jobs 1";
+  CliRun tty = runShell("script -qec " + shellQuote(cmd) + " /dev/null");
+  EXPECT_NE(tty.out.find("\r\033[K["), std::string::npos) << tty.out.substr(0, 300);
+  EXPECT_NE(tty.out.find("/5] NEQ "), std::string::npos) << tty.out.substr(0, 300);
+  EXPECT_NE(tty.out.find(" ETA "), std::string::npos);
+  EXPECT_NE(tty.out.find("Result: NEQ"), std::string::npos);
+  CliRun quiet = runShell("script -qec " + shellQuote(cmd + " -q") + " /dev/null");
+  EXPECT_EQ(quiet.out.find(" ETA "), std::string::npos) << quiet.out;
+  EXPECT_NE(quiet.out.find("Result: NEQ"), std::string::npos);
   fs::remove_all(jars.dir);
 }
 

@@ -17,8 +17,9 @@ using release::ReleaseResult;
 
 namespace {
 
-constexpr std::size_t kMaxPartitions = 40;  // per method, in the page
-constexpr std::size_t kMaxText = 1500;      // characters of a path condition or an output
+constexpr std::size_t kMaxPartitions = 25;        // per method, in the page
+constexpr std::size_t kMaxText = 800;             // characters of a path condition or an output
+constexpr std::size_t kDetailBudget = 24u << 20;  // characters of partition details in one page
 
 std::string clip(const std::string& s) {
   return s.size() <= kMaxText ? s : s.substr(0, kMaxText) + " ... (" + std::to_string(s.size() - kMaxText) + " more)";
@@ -36,7 +37,11 @@ Json partitionData(const analysis::PartitionResult& p) {
               {"by", p.decided_by}};
 }
 
-Json methodData(const MethodEntry& m) {
+bool decided_eq(const MethodEntry& m) { return m.verdict && *m.verdict == classify::Verdict::EQ; }
+
+// Partition details go to the methods whose verdict needs explaining (NEQ and undecided),
+// within a budget for the whole page; the JSON output has all of them.
+Json methodData(const MethodEntry& m, std::size_t& budget) {
   Json j = Json{{"c", m.cls},
                 {"m", m.name},
                 {"d", m.descriptor},
@@ -52,10 +57,16 @@ Json methodData(const MethodEntry& m) {
   j["w"] = neq ? neq->witness_call : std::string();
   j["pre"] = m.run ? m.run->precheck : std::string();
   j["parts"] = Json::array();
-  if (m.run && m.run->reported_iteration < m.run->iterations.size()) {
+  if (m.run && !decided_eq(m) && m.run->reported_iteration < m.run->iterations.size()) {
     const auto& ps = m.run->iterations[m.run->reported_iteration].partitions;
-    for (std::size_t i = 0; i < ps.size() && i < kMaxPartitions; ++i) j["parts"].push_back(partitionData(ps[i]));
-    if (ps.size() > kMaxPartitions) j["more"] = ps.size() - kMaxPartitions;
+    std::size_t shown = 0;
+    for (; shown < ps.size() && shown < kMaxPartitions && budget > 0; ++shown) {
+      Json p = partitionData(ps[shown]);
+      const std::size_t size = dumpJson(p).size();
+      budget = size >= budget ? 0 : budget - size;
+      j["parts"].push_back(std::move(p));
+    }
+    if (ps.size() > shown) j["more"] = ps.size() - shown;
   }
   return j;
 }
@@ -98,7 +109,8 @@ const char* kScript = R"JS(
     if(m.parts.length){var t=el('table');var h=el('tr');['#','Result','Path condition','Witness','Lines old','Lines new','Output old','Output new'].forEach(function(x){h.appendChild(el('th',null,x));});t.appendChild(h);
       m.parts.forEach(function(p,i){var r=el('tr');[String(i+1),p.r,p.pc,p.w+(p.diff?' ('+p.diff+')':''),p.lo,p.ln,p.oo,p.on].forEach(function(x,k){
         var c=el('td',k===1?resClass(p.r):'mono');c.appendChild(el('pre',null,x));r.appendChild(c);});t.appendChild(r);});
-      td.appendChild(t);if(m.more)td.appendChild(el('div',null,m.more+' more partitions in the JSON output'));}
+      td.appendChild(t);}
+    if(m.more)td.appendChild(el('div',null,m.more+' partition(s) not shown here: see the JSON output'));
     tr.appendChild(td);return tr;}
   function render(){
     var q=text.value.toLowerCase(), cv=cat.value, rv=res.value;
@@ -142,7 +154,8 @@ std::string releaseHtml(const ReleaseResult& r) {
   const ReleaseTimings t = releaseTimings(r);
   Json data = Json::object();
   data["methods"] = Json::array();
-  for (const MethodEntry& m : r.methods) data["methods"].push_back(methodData(m));
+  std::size_t budget = kDetailBudget;
+  for (const MethodEntry& m : r.methods) data["methods"].push_back(methodData(m, budget));
   // The data sits inside a <script> element: no "<" may appear in it unescaped.
   std::string json = dumpJson(data);
   std::string safe;

@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <string>
 
+#include <algorithm>
+
 #include "pasda/diff/closure.hpp"
+#include "pasda/diff/diff.hpp"
 #include "pasda/jvm/loader.hpp"
 
 namespace {
@@ -137,6 +140,25 @@ TEST(ClosureRelease, CommonsLang3) {
             ClosureVerdict::Changed);
   // CharUtils.isAscii(char) is "return ch < 128" in both, but CharUtils' initialiser changed.
   EXPECT_EQ(oracle.method("org/apache/commons/lang3/CharUtils", "isAscii", "(C)Z").verdict, ClosureVerdict::Affected);
+}
+
+}  // namespace
+
+namespace {
+
+// The matcher's helper comparison must see bootstrap arguments too: two helpers that differ
+// only in a string-concatenation recipe are not identical (else both versions would share one
+// uninterpreted function for them, and a real difference would be proved EQ).
+TEST(MatcherBootstrap, HelpersDifferingOnlyInABootstrapArgumentAreNotIdentical) {
+  const std::string base = std::string(PASDA_FIXTURE_CLASSES) + "/release/indy/";
+  pasda::jvm::ClassFile a = pasda::jvm::loadClassFile(base + "old/fixtures/release/indy/C.class");
+  pasda::jvm::ClassFile b = pasda::jvm::loadClassFile(base + "new/fixtures/release/indy/C.class");
+  pasda::diff::MatchResult m = pasda::diff::match(a, b, "f:(I)I");
+  for (const std::string& h : m.identical_helpers) EXPECT_NE(h, "label:(I)Ljava/lang/String;");
+  // ... and the same class against itself still has it identical.
+  pasda::diff::MatchResult same = pasda::diff::match(a, a, "f:(I)I");
+  EXPECT_NE(std::find(same.identical_helpers.begin(), same.identical_helpers.end(), "label:(I)Ljava/lang/String;"),
+            same.identical_helpers.end());
 }
 
 }  // namespace

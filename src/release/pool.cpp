@@ -115,6 +115,7 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
       if (!writeAll(resultFd, report::dumpJson(result) + "\n")) break;
       if (abandoned) break;  // a solver call is still running in a thread: this process must end
     }
+    jvm.reset();  // ends the replay JVM and removes its files (_exit runs no destructors)
   } catch (const std::exception& e) {
     writeAll(resultFd, report::dumpJson(Json{{"fatal", e.what()}}) + "\n");
   }

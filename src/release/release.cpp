@@ -87,16 +87,31 @@ std::string notAnalysable(const detail::Side& o, const detail::Side& n, const Me
 
 // What the release report keeps of a run (the database gets it whole): the reported iteration's
 // partitions, the undecided and NEQ ones first, at most kKeptPartitions of them, with long texts
-// clipped; the other iterations keep their summaries. A whole release has runs with thousands of
-// partitions each, and the coordinator holds every method's run until the end.
-constexpr std::size_t kKeptPartitions = 100;
-constexpr std::size_t kKeptText = 4000;
+// clipped and at most kKeptState pieces of final state per effect; the other iterations keep
+// their summaries. A whole release has runs with thousands of partitions, each with the state of
+// every static field, and the coordinator holds every method's run until the end.
+constexpr std::size_t kKeptPartitions = 25;
+constexpr std::size_t kKeptText = 1500;
+constexpr std::size_t kKeptValue = 500;
+constexpr std::size_t kKeptState = 10;
+constexpr std::size_t kKeptStateText = 200;
+
+void clip(std::string& s, std::size_t limit) {
+  if (s.size() > limit) s = s.substr(0, limit) + " ... (" + std::to_string(s.size() - limit) + " more characters)";
+}
+
+void compactEffect(analysis::Effect& e) {
+  clip(e.value, kKeptValue);
+  if (e.state.size() > kKeptState) {
+    const std::size_t more = e.state.size() - kKeptState;
+    e.state.resize(kKeptState);
+    e.state.emplace_back("...", std::to_string(more) + " more");
+  }
+  for (auto& [name, value] : e.state) clip(value, kKeptStateText);
+}
 
 void compact(analysis::RunResult& run) {
   std::size_t dropped = 0;
-  auto clip = [](std::string& s) {
-    if (s.size() > kKeptText) s = s.substr(0, kKeptText) + " ... (" + std::to_string(s.size() - kKeptText) + " more characters)";
-  };
   for (std::size_t i = 0; i < run.iterations.size(); ++i) {
     auto& ps = run.iterations[i].partitions;
     if (i != run.reported_iteration) {
@@ -113,9 +128,12 @@ void compact(analysis::RunResult& run) {
     }
     std::sort(ps.begin(), ps.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
     for (auto& p : ps) {
-      clip(p.path_condition);
-      clip(p.old_effect.value);
-      clip(p.new_effect.value);
+      clip(p.path_condition, kKeptText);
+      clip(p.differs, kKeptValue);
+      clip(p.neq_old, kKeptValue);
+      clip(p.neq_new, kKeptValue);
+      compactEffect(p.old_effect);
+      compactEffect(p.new_effect);
     }
   }
   if (dropped)

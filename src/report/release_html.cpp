@@ -19,7 +19,12 @@ namespace {
 
 constexpr std::size_t kMaxPartitions = 25;        // per method, in the page
 constexpr std::size_t kMaxText = 800;             // characters of a path condition or an output
-constexpr std::size_t kDetailBudget = 24u << 20;  // characters of partition details in one page
+constexpr std::size_t kDetailBudget = 8u << 20;   // characters of partition details in one page
+constexpr std::size_t kMaxReason = 400;           // characters of a reason or note in the table
+
+std::string clipText(const std::string& s, std::size_t max) {
+  return s.size() <= max ? s : s.substr(0, max) + " ...";
+}
 
 std::string clip(const std::string& s) {
   return s.size() <= kMaxText ? s : s.substr(0, kMaxText) + " ... (" + std::to_string(s.size() - kMaxText) + " more)";
@@ -48,8 +53,8 @@ Json methodData(const MethodEntry& m, std::size_t& budget) {
                 {"cat", release::categoryName(m.category)},
                 {"res", m.verdict ? classify::verdictName(*m.verdict) : ""},
                 {"t", m.time_s},
-                {"reason", m.reason},
-                {"note", m.note},
+                {"reason", clipText(m.reason, kMaxReason)},
+                {"note", clipText(m.note, kMaxReason)},
                 {"api", m.api_changes}};
   const bool decided = m.verdict && (*m.verdict == classify::Verdict::EQ || *m.verdict == classify::Verdict::NEQ);
   j["why"] = m.run && !decided ? undecidedReason(m) : std::string();

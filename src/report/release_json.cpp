@@ -74,7 +74,13 @@ Json method(const MethodEntry& m) {
   const analysis::PartitionResult* p = firstNeq(m);
   j["witness_call"] = p ? optText(p->witness_call) : Json(nullptr);
   j["differs"] = p ? optText(p->differs) : Json(nullptr);
-  j["run"] = m.run ? runToJson(*m.run) : Json(nullptr);
+  if (m.run) {
+    Json run = runToJson(*m.run);
+    run.erase("partitions");  // a copy of the reported iteration's, which "iterations" holds
+    j["run"] = std::move(run);
+  } else {
+    j["run"] = nullptr;
+  }
   return j;
 }
 

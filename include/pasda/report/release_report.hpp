@@ -26,7 +26,8 @@ ReleaseTimings releaseTimings(const release::ReleaseResult& r);
 /// methods_total, started_at, runtime_s, oracle_s, timings, warnings, classes (signature-level
 /// changes of classes) and methods (one object per method: class, method, descriptor,
 /// category, result, decided_by, reason, api_changes, note, time_s, witness_call, differs,
-/// run — the single-method run object of printJson, or null).
+/// run — the single-method run object of printJson without its top-level "partitions" (a copy
+/// of the reported iteration's), or null).
 Json releaseToJson(const release::ReleaseResult& r);
 /// The inverse of releaseToJson. Throws JsonError.
 release::ReleaseResult releaseFromJson(const Json& j);

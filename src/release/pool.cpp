@@ -79,14 +79,20 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
     const jvm::ClassFile* oc = o.full->load(cls);
     const jvm::ClassFile* nc = n.full->load(cls);
     if (!oc || !nc) throw analysis::InputError(cls, "class missing in one version");
-    analysis::Version oldV{cfg.old_path, *oc, o.full};
-    analysis::Version newV{cfg.new_path, *nc, n.full};
+    auto oldV = std::make_unique<analysis::Version>(analysis::Version{cfg.old_path, *oc, o.full});
+    auto newV = std::make_unique<analysis::Version>(analysis::Version{cfg.new_path, *nc, n.full});
     analysis::Options opt = cfg.options;
     opt.class_name = jvm::toDottedName(cls);
     opt.method = method;
     opt.timeout_s = job.at("timeout").get<double>();
     opt.jvm_session = jvm;
-    analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, opt, cfg.grace_s, abandoned);
+    analysis::RunResult run = analysis::analyzeGuarded(*oldV, *newV, opt, cfg.grace_s, abandoned);
+    if (abandoned) {
+      // The stuck analysis thread still reads both versions: they must outlive it, i.e. live
+      // until this process ends (right after the result is sent).
+      oldV.release();
+      newV.release();
+    }
     out["run"] = report::runToJson(run);
   } catch (const analysis::InputError& e) {
     out["error"] = e.file() + ": " + e.reason();
@@ -116,6 +122,8 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
       if (abandoned) break;  // a solver call is still running in a thread: this process must end
     }
     jvm.reset();  // ends the replay JVM and removes its files (_exit runs no destructors)
+    // Ended here, inside the scope: a stuck analysis thread may still use the class paths.
+    ::_exit(0);
   } catch (const std::exception& e) {
     writeAll(resultFd, report::dumpJson(Json{{"fatal", e.what()}}) + "\n");
   }

@@ -27,6 +27,9 @@ using report::Json;
 
 namespace {
 
+// How long a worker that has finished analysing may take to send its run.
+constexpr int kSerialiseSeconds = 120;
+
 bool writeAll(int fd, const std::string& s) {
   std::size_t off = 0;
   while (off < s.size()) {
@@ -70,8 +73,11 @@ std::string signalName(int sig) {
 
 // ----- the worker process -----
 
+// `resultFd` receives a short "analysed" line as soon as the analysis is over, before the run
+// is serialised (which takes seconds for a run with many partitions): the coordinator then
+// knows the worker is not stuck.
 Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Side& n,
-                const std::shared_ptr<witness::JvmSession>& jvm, bool& abandoned) {
+                const std::shared_ptr<witness::JvmSession>& jvm, bool& abandoned, int resultFd) {
   const std::string cls = job.at("cls").get<std::string>();
   const std::string method = job.at("name").get<std::string>() + ":" + job.at("descriptor").get<std::string>();
   Json out = {{"id", job.at("id")}};
@@ -87,6 +93,7 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
     opt.timeout_s = job.at("timeout").get<double>();
     opt.jvm_session = jvm;
     analysis::RunResult run = analysis::analyzeGuarded(*oldV, *newV, opt, cfg.grace_s, abandoned);
+    writeAll(resultFd, report::dumpJson(Json{{"id", job.at("id")}, {"analysed", true}}) + "\n");
     if (abandoned) {
       // The stuck analysis thread still reads both versions: they must outlive it, i.e. live
       // until this process ends (right after the result is sent).
@@ -116,7 +123,7 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
     LineReader in{jobFd, {}};
     while (auto line = in.next()) {
       bool abandoned = false;
-      Json result = analyseOne(report::parseJson(*line), cfg, o, n, jvm, abandoned);
+      Json result = analyseOne(report::parseJson(*line), cfg, o, n, jvm, abandoned, resultFd);
       result["exiting"] = abandoned;
       if (!writeAll(resultFd, report::dumpJson(result) + "\n")) break;
       if (abandoned) break;  // a solver call is still running in a thread: this process must end
@@ -316,6 +323,11 @@ class Coordinator {
     bool exiting = false;
     try {
       Json j = report::parseJson(line);
+      if (j.value("analysed", false)) {
+        // Done analysing, now serialising its run: give that time (bounded all the same).
+        w->kill_at = std::max(w->kill_at, Clock::now() + std::chrono::seconds(kSerialiseSeconds));
+        return;
+      }
       exiting = j.value("exiting", false);
       if (j.contains("fatal")) throw std::runtime_error(j.at("fatal").get<std::string>());
       o = fromResult(j, secs);

@@ -559,6 +559,11 @@ bool JvmSession::run(const std::string& classDir, const std::string& driverClass
       if (eol != std::string::npos) {
         output = got.substr(0, at);
         I.pending = got.substr(eol + 1);
+        // The server class is loaded now: its file is not needed until a restart writes it
+        // again (so that a process ended by a signal leaves nothing behind).
+        std::error_code ec;
+        if (!I.dir.empty()) fs::remove_all(I.dir, ec);
+        I.dir.clear();
         return true;
       }
     }

@@ -9,10 +9,11 @@ SCHEMA_V1, a mirror of the engine's schema version 1 (tests/harness checks it ma
 import sqlite3
 import time
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 HARNESS_MARK = "harness:"
 
-# Mirror of the engine's schema, version 1 (src/store/schema.cpp); only the tables the
+# Mirror of the engine's schema (src/store/schema.cpp and, since version 3, the release-diff
+# tables of src/store/release_schema.cpp); only the tables the
 # harness writes need to exist before pasda-jvm's own CREATE TABLE IF NOT EXISTS runs, but the
 # whole schema is kept identical so that either side may create the file.
 SCHEMA_V1 = """
@@ -136,6 +137,47 @@ CREATE TABLE IF NOT EXISTS runtime(
 CREATE INDEX IF NOT EXISTS iteration_run ON iteration(run_id);
 CREATE INDEX IF NOT EXISTS partition_iteration ON partition(iteration_id);
 CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
+CREATE TABLE IF NOT EXISTS release_diff(
+  id INTEGER PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  shard INTEGER NOT NULL,
+  shard_count INTEGER NOT NULL,
+  old_path TEXT NOT NULL,
+  new_path TEXT NOT NULL,
+  class_filter TEXT,
+  tool TEXT NOT NULL,
+  arith TEXT NOT NULL,
+  depth_limit INTEGER NOT NULL,
+  method_timeout REAL NOT NULL,
+  run_timeout REAL,
+  jobs INTEGER NOT NULL,
+  result TEXT,
+  exit_code INTEGER,
+  method_count INTEGER NOT NULL,
+  started_at TEXT NOT NULL,
+  runtime REAL,
+  version TEXT);
+CREATE INDEX IF NOT EXISTS release_diff_fingerprint ON release_diff(fingerprint);
+CREATE TABLE IF NOT EXISTS release_class(
+  diff_id INTEGER NOT NULL REFERENCES release_diff(id) ON DELETE CASCADE,
+  class TEXT NOT NULL,
+  status TEXT NOT NULL CHECK(status IN ('added', 'removed', 'changed')),
+  api_changes TEXT NOT NULL,
+  PRIMARY KEY(diff_id, class));
+CREATE TABLE IF NOT EXISTS release_method(
+  diff_id INTEGER NOT NULL REFERENCES release_diff(id) ON DELETE CASCADE,
+  class TEXT NOT NULL,
+  method TEXT NOT NULL,
+  descriptor TEXT NOT NULL,
+  category TEXT NOT NULL CHECK(category IN ('added', 'removed', 'identical', 'affected', 'changed')),
+  result TEXT,
+  run_id INTEGER REFERENCES run(id) ON DELETE SET NULL,
+  reason TEXT,
+  api_changes TEXT,
+  note TEXT,
+  runtime REAL NOT NULL,
+  PRIMARY KEY(diff_id, class, method, descriptor));
+CREATE INDEX IF NOT EXISTS release_method_run ON release_method(run_id);
 """
 
 
@@ -166,8 +208,25 @@ def check_version(con, path):
         row = con.execute("SELECT version FROM schema_version").fetchone()
     except sqlite3.DatabaseError as e:
         raise DbError(f"{path}: not a results database: {e}") from e
-    if row is not None and row[0] != SCHEMA_VERSION:
+    if row is not None and row[0] == 2:
+        _migrate_from_2(con)
+    elif row is not None and row[0] != SCHEMA_VERSION:
         raise DbError(f"{path}: schema version {row[0]}, the harness supports {SCHEMA_VERSION}")
+
+
+def _migrate_from_2(con):
+    """Version 3 only adds the release-diff tables (as the engine's own migration does)."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        start = SCHEMA_V1.index("CREATE TABLE IF NOT EXISTS release_diff(")
+        for stmt in (s.strip() for s in SCHEMA_V1[start:].split(";")):
+            if stmt:
+                con.execute(stmt)
+        con.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+        con.execute("COMMIT")
+    except Exception:
+        con.execute("ROLLBACK")
+        raise
 
 
 def ensure_schema(con):

@@ -2,7 +2,9 @@
 
 Ids of each source are shifted past the target's; a run already present in the target (same
 case, settings, start time, paths, result and runtime) is skipped with all its rows, so merging
-the same file twice adds nothing. Each source is merged in one transaction.
+the same file twice adds nothing. Release diffs (schema 3) follow the same rule: a diff already
+present (same fingerprint, shard and start time) is skipped with its classes and methods, and
+the runs its methods refer to are kept with it. Each source is merged in one transaction.
 """
 import argparse
 import os
@@ -21,12 +23,18 @@ TABLES = (
     ("witness", None, {"partition_id": "partition"}),
     ("replay", None, {"partition_id": "partition"}),
     ("runtime", "id", {"run_id": "run"}),
+    ("release_diff", "id", {}),
+    ("release_class", None, {"diff_id": "release_diff"}),
+    ("release_method", None, {"diff_id": "release_diff", "run_id": "run"}),
 )
 KEEP = {
     "run": "id IN (SELECT id FROM temp.keep)",
+    "release_diff": "id IN (SELECT id FROM temp.keep_diff)",
+    "release_method": "diff_id IN (SELECT id FROM temp.keep_diff)",
     "iteration": "run_id IN (SELECT id FROM temp.keep)",
     "partition": "iteration_id IN (SELECT id FROM h.iteration WHERE run_id IN (SELECT id FROM temp.keep))",
 }
+DIFF_FINGERPRINT = "SELECT id, fingerprint, shard, started_at FROM {db}.release_diff"
 FINGERPRINT = ("SELECT r.id, r.benchmark, r.started_at, r.runtime, r.old_path, r.new_path, r.result, s.tool, "
                "s.run_timeout, s.depth_limit, s.arith FROM {db}.run r LEFT JOIN {db}.settings s ON s.run_id = r.id")
 
@@ -36,6 +44,11 @@ def _filter(table, fks):
         return KEEP[table]
     (col, parent), = fks.items()
     return f"{col} IN (SELECT id FROM h.{parent} WHERE {KEEP[parent]})"
+
+
+def _has_table(con, db, name):
+    return con.execute(f"SELECT count(*) FROM {db}.sqlite_master WHERE type = 'table' AND name = ?",
+                       (name,)).fetchone()[0] == 1
 
 
 def merge(target, source):
@@ -58,12 +71,24 @@ def merge(target, source):
             have = {tuple(r[1:]) for r in con.execute(FINGERPRINT.format(db="main"))}
             keep = [r[0] for r in con.execute(FINGERPRINT.format(db="h")) if tuple(r[1:]) not in have]
             total = con.execute("SELECT count(*) FROM h.run").fetchone()[0]
+            keep_diff = []
+            if _has_table(con, "h", "release_diff"):
+                have_diff = {tuple(r[1:]) for r in con.execute(DIFF_FINGERPRINT.format(db="main"))}
+                keep_diff = [r[0] for r in con.execute(DIFF_FINGERPRINT.format(db="h")) if tuple(r[1:]) not in have_diff]
+                # The runs of a release diff that is merged come with it.
+                ids = ",".join(str(i) for i in keep_diff) or "NULL"
+                keep = sorted(set(keep) | {r[0] for r in con.execute(
+                    f"SELECT run_id FROM h.release_method WHERE run_id IS NOT NULL AND diff_id IN ({ids})")})
             con.execute("CREATE TEMP TABLE keep(id INTEGER PRIMARY KEY)")
             con.executemany("INSERT INTO temp.keep VALUES(?)", [(i,) for i in keep])
+            con.execute("CREATE TEMP TABLE keep_diff(id INTEGER PRIMARY KEY)")
+            con.executemany("INSERT INTO temp.keep_diff VALUES(?)", [(i,) for i in keep_diff])
             off = {t: con.execute(f"SELECT coalesce(max({c}), 0) FROM main.{t}").fetchone()[0]
                    for t, c, _ in TABLES if c}
             con.execute("INSERT OR IGNORE INTO main.benchmark SELECT * FROM h.benchmark")
             for table, idcol, fks in TABLES:
+                if not _has_table(con, "h", table):
+                    continue
                 cols = [r[1] for r in con.execute(f"PRAGMA main.table_info({table})")]
                 exprs = []
                 for c in cols:
@@ -76,6 +101,7 @@ def merge(target, source):
                 con.execute(f"INSERT INTO main.{table}({', '.join(cols)}) SELECT {', '.join(exprs)} "
                             f"FROM h.{table} WHERE {_filter(table, fks)}")
             con.execute("DROP TABLE temp.keep")
+            con.execute("DROP TABLE temp.keep_diff")
             con.execute("COMMIT")
         except Exception:
             con.execute("ROLLBACK")

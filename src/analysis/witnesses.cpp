@@ -30,6 +30,7 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   renv_.product_class = env.prepared.product_name;
   renv_.input_types = inputs.types;
   renv_.arith = o.arith;
+  renv_.session = o.jvm_session.get();
   double total = o.timeout_s * o.search_share;
   search_left_s_ = std::min(total, 10.0);
 }

@@ -9,6 +9,7 @@
 
 #include "options.hpp"
 #include "output.hpp"
+#include "release_cmd.hpp"
 #include "pasda/analysis/analysis.hpp"
 #include "pasda/diff/diff.hpp"
 #include "pasda/jvm/dump.hpp"
@@ -79,6 +80,8 @@ std::string emitTests(const cli::CliOptions& c, const analysis::RunResult& run, 
 // Everything before the analysis counts against --timeout, and so does waiting for a locked
 // database afterwards (up to kStoreGraceS past the deadline).
 int runComparison(const cli::CliOptions& c, Clock::time_point start) {
+  if (cli::wantsRelease(c.vm, c.inputs))
+    return cli::finishOutput(cli::runReleaseCommand(c.vm, c.analysis, c.inputs, PASDA_VERSION));
   analysis::Options o = c.analysis;
   const auto deadline = after(start, o.timeout_s);
   analysis::Version oldV = analysis::loadVersion(c.inputs[0], o.class_name, o.classpath_old);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "pasda/jvm/loader.hpp"
+#include "release_cmd.hpp"
 
 namespace pasda::cli {
 
@@ -18,6 +19,8 @@ namespace {
 
 constexpr const char* kUsage =
     "Usage: pasda-jvm [options] OLD NEW\n"
+    "       pasda-jvm [options] OLD.jar NEW.jar          (or two class-path directories: a release diff)\n"
+    "       pasda-jvm --merge SHARD.json... [--format json] [--report DIR] [--db FILE]\n"
     "       pasda-jvm --dump FILE.class [--format json]\n"
     "\n"
     "Decides whether a method behaves the same in two versions of a Java class, from the\n"
@@ -25,10 +28,15 @@ constexpr const char* kUsage =
     "versions, partitions the inputs by path, and classifies each partition and the program\n"
     "as EQ, NEQ, MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED, TIMEOUT or ERROR (PASDA).\n"
     "\n"
-    "OLD and NEW are .class files, class-path directories or .jar files.\n"
+    "OLD and NEW are .class files, class-path directories or .jar files. Two jars or directories\n"
+    "without --method diff the whole release (--class alone: every method of that class): every\n"
+    "method is added, removed, identical (EQ without execution), affected or changed, and the\n"
+    "affected and changed ones are analysed in parallel (docs/release-diff.md).\n"
     "\n"
     "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
-    "TIMEOUT), 2 error or ERROR (one line on stderr: pasda-jvm: error: FILE: reason).\n";
+    "TIMEOUT), 2 error or ERROR (one line on stderr: pasda-jvm: error: FILE: reason). A release\n"
+    "diff: 1 if any method is NEQ, 0 if every compared method is EQ, 3 otherwise, 2 bad input\n"
+    "(see --fail-on).\n";
 
 po::options_description describeOptions() {
   po::options_description general("Options");
@@ -71,6 +79,7 @@ po::options_description describeOptions() {
     ("quiet,q", "print only the result line")
     ("verbose,v", "print more detail (all iterations, warnings)");
   // clang-format on
+  addReleaseOptions(general);
   return general;
 }
 
@@ -203,7 +212,8 @@ CliOptions parseOptions(int argc, char** argv) {
     c.dump = *d;
     return c;
   }
-  if (c.inputs.size() != 2)
+  c.vm = vm;
+  if (c.inputs.size() != 2 && !vm.count("merge"))
     throw UsageError("expected two inputs, OLD and NEW (got " + std::to_string(c.inputs.size()) + "); see --help");
   return c;
 }

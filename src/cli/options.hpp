@@ -2,6 +2,7 @@
 // anything runs, so that an absurd option is one error line and nothing else.
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,6 +36,8 @@ struct CliOptions {
   std::optional<std::string> db, emit_tests, emit_product;
   int verbosity = 1;  // 0 -q, 1 normal, 2 -v
   analysis::Options analysis;
+  /// The parsed command line, for the release-diff command's own options (release_cmd.cpp).
+  boost::program_options::variables_map vm;
 };
 
 /// Parses and validates argv; throws UsageError naming the option and the rule it breaks.

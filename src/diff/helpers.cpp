@@ -1,5 +1,7 @@
 #include "helpers.hpp"
 
+#include "closure_code.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -75,6 +77,23 @@ bool HelperOracle::isHelper(const std::string& key) const {
   return true;
 }
 
+// The normalised text of invokedynamic and of dynamic constants leaves out their bootstrap
+// method and its arguments (a string-concatenation recipe, a lambda's target): compare those.
+bool HelperOracle::sameBootstrap(const MethodFacts& a, const Instruction& x, const MethodFacts& b,
+                                 const Instruction& y) const {
+  const bool dynamic = x.op == Opcode::invokedynamic || x.constant.kind == jvm::ConstValue::Kind::Dynamic ||
+                       y.constant.kind == jvm::ConstValue::Kind::Dynamic;
+  if (!dynamic) return true;
+  try {
+    auto index = [](const MethodFacts& f, const Instruction& i) {
+      return i.op == Opcode::invokedynamic ? static_cast<std::uint16_t>(i.imm) : f.cls->pool.at(i.cp_index).ref1;
+    };
+    return bootstrapText(*a.cls, index(a, x), norm_, 0) == bootstrapText(*b.cls, index(b, y), norm_, 1);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 bool HelperOracle::sameCode(const std::string& key) {
   const MethodFacts* a = facts(0, key);
   const MethodFacts* b = facts(1, key);
@@ -92,6 +111,7 @@ bool HelperOracle::sameCode(const std::string& key) {
     const Instruction& x = a->at(i);
     const Instruction& y = b->at(i);
     if (norm_.key(x, 0) != norm_.key(y, 1)) return false;
+    if (!sameBootstrap(*a, x, *b, y)) return false;
     LocalAccess la = localAccess(x), lb = localAccess(y);
     if (la.slot >= 0) {
       if ((la.slot < fixed || lb.slot < fixed) && la.slot != lb.slot) return false;

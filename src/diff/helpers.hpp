@@ -32,6 +32,8 @@ class HelperOracle {
 
  private:
   bool sameCode(const std::string& key);
+  bool sameBootstrap(const MethodFacts& a, const jvm::Instruction& x, const MethodFacts& b,
+                     const jvm::Instruction& y) const;
   const MethodFacts* facts(int v, const std::string& key);
 
   const jvm::ClassFile* cls_[2];

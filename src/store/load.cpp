@@ -190,7 +190,9 @@ std::vector<std::int64_t> Store::runIds() const {
 
 std::int64_t Store::countRows(const std::string& table) const {
   const auto& names = tableNames();
-  if (std::find(names.begin(), names.end(), table) == names.end()) {
+  const auto& release = releaseTableNames();
+  if (std::find(names.begin(), names.end(), table) == names.end() &&
+      std::find(release.begin(), release.end(), table) == release.end()) {
     throw StoreError(impl_->db.path(), "no table named '" + table + "' in the schema");
   }
   Stmt st(impl_->db, "SELECT count(*) FROM " + table);  // name checked against the fixed list above

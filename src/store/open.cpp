@@ -14,6 +14,7 @@
 
 #include "pasda/store/store.hpp"
 #include "schema.hpp"
+#include "release_schema.hpp"
 #include "store_impl.hpp"
 
 namespace pasda::store {
@@ -84,8 +85,10 @@ const Columns& referenceColumns() {
   static const Columns columns = [] {
     detail::Db mem(":memory:", 0);
     mem.exec(detail::kSchemaSql);
+    mem.exec(detail::kReleaseSchemaSql);
     Columns c;
     for (const std::string& t : tableNames()) c[t] = columnsOf(mem, t);
+    for (const std::string& t : releaseTableNames()) c[t] = columnsOf(mem, t);
     return c;
   }();
   return columns;
@@ -118,11 +121,13 @@ SchemaState inspect(detail::Db& db) {
   const bool hasVersion = version.step();
   const std::int64_t found = hasVersion ? version.integer(0) : 0;
   version.reset();
-  if (hasVersion && found != kSchemaVersion)
+  // Version 2 lacks only the release-diff tables of version 3: it is migrated (Partial).
+  const bool migratable = hasVersion && found == 2;
+  if (hasVersion && found != kSchemaVersion && !migratable)
     throw StoreError(path, "is a pasda results database of schema version " + std::to_string(found) +
                                "; this pasda-jvm writes version " + std::to_string(kSchemaVersion) +
                                " (use a new file, see docs/schema.md)");
-  bool complete = hasVersion;
+  bool complete = hasVersion && !migratable;
   for (const auto& [table, cols] : ref) {
     if (!present.count(table)) {
       complete = false;
@@ -162,13 +167,18 @@ Store::Store(const std::string& path, StoreOptions options) {
     if (state == SchemaState::Empty) db.exec(("PRAGMA application_id = " + std::to_string(kApplicationId)).c_str());
     if (state != SchemaState::Complete) {
       db.exec(detail::kSchemaSql);
-      Stmt version(db, "SELECT count(*) FROM schema_version");
+      db.exec(detail::kReleaseSchemaSql);
+      Stmt version(db, "SELECT version FROM schema_version");
       version.start();
-      const bool hasVersion = version.step() && version.integer(0) > 0;
+      const bool hasVersion = version.step();
+      const std::int64_t found = hasVersion ? version.integer(0) : 0;
       version.reset();
       if (!hasVersion) {
         Stmt insert(db, "INSERT INTO schema_version(version) VALUES(?)");
         insert.run(kSchemaVersion);
+      } else if (found != kSchemaVersion && !detail::migrate(db, found)) {
+        throw StoreError(path, "schema version " + std::to_string(found) + " cannot be migrated to " +
+                                   std::to_string(kSchemaVersion));
       }
     }
     db.exec("COMMIT");

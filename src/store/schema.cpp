@@ -143,4 +143,9 @@ const std::vector<std::string>& tableNames() {
   return names;
 }
 
+const std::vector<std::string>& releaseTableNames() {
+  static const std::vector<std::string> names{"release_diff", "release_class", "release_method"};
+  return names;
+}
+
 }  // namespace pasda::store

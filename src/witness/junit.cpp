@@ -77,7 +77,8 @@ std::string assertion(const jvm::TypeDesc& ret, const std::string& call, const s
 }  // namespace
 
 std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::string& className,
-                                   const std::string& method, const std::string& descriptor, const std::string& dir) {
+                                   const std::string& method, const std::string& descriptor, const std::string& dir,
+                                   bool numberIfExists) {
   std::vector<std::string> written;
   jvm::MethodDesc md;
   try {
@@ -140,7 +141,15 @@ std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::st
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw std::runtime_error(out.string() + ": cannot create the directory: " + ec.message());
+  // Overloads of one method would share a name: later ones get a number when asked.
   fs::path file = out / (testName + ".java");
+  const std::string base = testName;
+  for (int k = 2; numberIfExists && fs::exists(file, ec) && k < 1000; ++k) {
+    const std::string from = "public class " + testName + " {";
+    testName = base + "_" + std::to_string(k);
+    src.replace(src.find(from), from.size(), "public class " + testName + " {");
+    file = out / (testName + ".java");
+  }
   std::ofstream f(file);
   f << src;
   f.close();

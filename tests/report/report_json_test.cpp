@@ -113,10 +113,11 @@ TEST(ReportJson, StringEscaping) {
   EXPECT_EQ(jsonString("\n\r\t\b\f"), "\"\\n\\r\\t\\b\\f\"");
   EXPECT_EQ(jsonString(std::string("\x01\x1f\x00", 3)), "\"\\u0001\\u001f\\u0000\"");
   EXPECT_EQ(jsonString("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
-  EXPECT_EQ(jsonString("bad \xff byte"), "\"bad \\ufffd byte\"");
-  EXPECT_EQ(jsonString("cut \xc3"), "\"cut \\ufffd\"");
-  EXPECT_EQ(jsonString("overlong \xc0\xaf"), "\"overlong \\ufffd\\ufffd\"");
-  EXPECT_EQ(jsonString("surrogate \xed\xa0\x80"), "\"surrogate \\ufffd\\ufffd\\ufffd\"");
+  // Invalid UTF-8: each maximal invalid subpart becomes U+FFFD (written as UTF-8, EF BF BD).
+  EXPECT_EQ(jsonString("bad \xff byte"), "\"bad \xef\xbf\xbd byte\"");
+  EXPECT_EQ(jsonString("cut \xc3"), "\"cut \xef\xbf\xbd\"");
+  EXPECT_EQ(jsonString("overlong \xc0\xaf"), "\"overlong \xef\xbf\xbd\xef\xbf\xbd\"");
+  EXPECT_EQ(jsonString("surrogate \xed\xa0\x80"), "\"surrogate \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
 TEST(ReportJson, PythonAgreesWhenAvailable) {

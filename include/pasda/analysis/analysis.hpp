@@ -13,6 +13,10 @@
 #include "pasda/jvm/loader.hpp"
 #include "pasda/terms/term.hpp"
 
+namespace pasda::witness {
+class JvmSession;
+}
+
 namespace pasda::analysis {
 
 /// Bad input found by the analysis (missing method, unreadable file, ...): the CLI prints
@@ -44,6 +48,8 @@ struct Options {
   std::string benchmark, expected; // recorded in the settings when given
   std::string replay = "auto";     // witness replay: auto (interpreter + JVM if available), jvm, interp, off
   double search_share = 0.25;      // share of the run's time for witness search (0 = off)
+  /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
+  std::shared_ptr<witness::JvmSession> jvm_session;
 };
 
 /// One version as given on the command line, loaded.

@@ -42,7 +42,7 @@ inline constexpr std::int32_t kApplicationId = 0x70617364;
 
 /// Schema version written to table `schema_version`; opening a database with another
 /// version is a StoreError.
-inline constexpr int kSchemaVersion = 2;  // 2: covered lines as partition.lines_v1/v2
+inline constexpr int kSchemaVersion = 3;  // 2: covered lines as partition.lines_v1/v2; 3: release diffs
 
 /// One connection to a results database. Not thread-safe; use one Store per thread or process.
 /// Several Stores (in any processes) may append to the same file at once.
@@ -74,7 +74,8 @@ class Store {
   /// Ids of all runs, ascending.
   std::vector<std::int64_t> runIds() const;
 
-  /// Number of rows of one of the schema's tables (StoreError for any other name).
+  /// Number of rows of one of the schema's tables, release tables included (StoreError for any
+  /// other name).
   std::int64_t countRows(const std::string& table) const;
 
   const std::string& path() const;
@@ -84,7 +85,9 @@ class Store {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The schema's table names, in creation order.
+/// The schema's table names of runs (what appendRun writes), in creation order.
 const std::vector<std::string>& tableNames();
+/// The tables of release diffs (schema 3, written by ReleaseStore).
+const std::vector<std::string>& releaseTableNames();
 
 }  // namespace pasda::store

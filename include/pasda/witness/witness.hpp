@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct InputValue {
   std::uint64_t bits = 0;
 };
 
+class JvmSession;
+
 /// What a replay needs: the loaded product program of the run.
 struct ReplayEnv {
   const symexec::Program* program = nullptr;
@@ -33,6 +36,33 @@ struct ReplayEnv {
   double interp_timeout_s = 5;   // wall clock of one interpreter replay
   double jvm_timeout_s = 30;     // wall clock of the whole JVM process (all witnesses)
   std::string java;              // java launcher ("" = $JAVA_HOME/bin/java, else `java` on PATH)
+  /// A JVM kept running across runs (release diffs: one per worker); null = start one JVM per
+  /// replayJvm call.
+  JvmSession* session = nullptr;
+};
+
+/// A JVM started once and reused for many replays: a small generated server class reads one
+/// request per line ("<class dir>\t<driver class>"), runs the driver's main in a fresh class
+/// loader (so every replay sees freshly initialised classes) and answers with a terminator
+/// line. A JVM that dies or overruns a request's time limit is killed and started again on
+/// the next request. Not thread-safe: one session per thread (or process).
+class JvmSession {
+ public:
+  explicit JvmSession(std::string java = "");
+  ~JvmSession();  // ends the JVM and removes its files
+  JvmSession(const JvmSession&) = delete;
+  JvmSession& operator=(const JvmSession&) = delete;
+
+  /// Runs `driverClass`'s main from `classDir`. `output` receives what it printed. False when
+  /// no JVM can be started (no java, ...); `timedOut` when the limit was hit.
+  bool run(const std::string& classDir, const std::string& driverClass, double timeoutS, std::string& output,
+           bool& timedOut);
+  int starts() const;    // JVMs started so far (1 unless one died or hung)
+  int requests() const;  // drivers run so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Replay `inputs` in the interpreter's concrete mode (Java semantics) on the product: the
@@ -85,8 +115,10 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
 /// Write one JUnit 5 test per confirmed NEQ witness of `run` into `dir`: it calls the method
 /// with the witness inputs and asserts the old version's result (passes on the old class,
 /// fails on the new one). Returns the files written; throws std::runtime_error when a file
-/// or directory cannot be written.
+/// or directory cannot be written. With `numberIfExists`, a test class whose file exists
+/// already (an overload of the same method) gets a numbered name instead of replacing it.
 std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::string& className,
-                                   const std::string& method, const std::string& descriptor, const std::string& dir);
+                                   const std::string& method, const std::string& descriptor, const std::string& dir,
+                                   bool numberIfExists = false);
 
 }  // namespace pasda::witness

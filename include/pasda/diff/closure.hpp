@@ -1,0 +1,69 @@
+// The "identical closure" oracle: decides, from bytecode alone and without executing anything,
+// whether a method of two versions of a class path behaves identically because its own
+// normalised code and everything it can reach inside the analysed class path (callees by every
+// possible dispatch target, lambda bodies, class initialisers, field resolutions, class headers)
+// are identical. Conservative: what it cannot resolve makes the method "affected", never
+// "identical". Depends on jvm-frontend only. See docs/release-diff.md, "The oracle".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pasda/jvm/loader.hpp"
+
+namespace pasda::diff {
+
+/// What the oracle says about one method.
+enum class ClosureVerdict : std::uint8_t {
+  Identical,  // same normalised code, and so is everything it can reach in the analysed class path
+  Affected,   // same normalised code, but something it can reach differs or cannot be resolved
+  Changed,    // its own code (or flags) differ between the versions
+  Missing,    // the method is not declared in one of the versions (added or removed)
+};
+const char* closureVerdictName(ClosureVerdict v);  // "identical", "affected", "changed", "missing"
+
+struct MethodClosure {
+  ClosureVerdict verdict = ClosureVerdict::Missing;
+  /// Affected: how a difference is reached, e.g. "calls a/B.f(I)I -> whose code differs";
+  /// Changed/Missing: what differs. Empty for Identical.
+  std::string reason;
+};
+
+struct ClosureOptions {
+  /// Two class names (internal form) identified with each other, as the single-method CLI
+  /// does when OLD and NEW name their class differently: old_name in the old version and
+  /// new_name in the new one are the same class. Empty: classes are matched by name only.
+  std::string old_name, new_name;
+};
+
+/// The oracle over two class paths: `oldPath` and `newPath` hold the analysed classes of each
+/// version (a jar, a directory, or a class file's root); a class found in neither is
+/// "external" (the JDK, libraries) and is assumed to be the same in both versions. Results
+/// are memoised, so asking for every method of a release costs about one pass over its code.
+/// Not thread-safe (one oracle per thread).
+class ClosureOracle {
+ public:
+  ClosureOracle(const jvm::ClassPath& oldPath, const jvm::ClassPath& newPath, ClosureOptions options = {});
+  ~ClosureOracle();
+  ClosureOracle(const ClosureOracle&) = delete;
+  ClosureOracle& operator=(const ClosureOracle&) = delete;
+
+  /// The verdict for method `name`/`descriptor` declared by class `cls` (internal name; the
+  /// old version's name when names are identified). Never throws for malformed code: an
+  /// undecodable method is Changed (its code cannot be shown to be the same).
+  MethodClosure method(const std::string& cls, const std::string& name, const std::string& descriptor);
+
+  /// Only the first half of the verdict: same normalised code and flags (callees not followed).
+  bool sameCode(const std::string& cls, const std::string& name, const std::string& descriptor);
+
+  /// Number of graph nodes (methods, fields, classes) examined so far: for statistics.
+  std::size_t nodesExamined() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pasda::diff

@@ -1,0 +1,304 @@
+// The identical-closure oracle: a graph of methods, fields and classes of the analysed class
+// path, built lazily from the code of both versions, and a memoised "can a difference be
+// reached from here" over its strongly connected components. What each kind of instruction
+// adds to the graph is documented in docs/release-diff.md ("The oracle").
+#include <algorithm>
+
+#include "closure_graph.hpp"
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::diff {
+
+const char* closureVerdictName(ClosureVerdict v) {
+  switch (v) {
+    case ClosureVerdict::Identical: return "identical";
+    case ClosureVerdict::Affected: return "affected";
+    case ClosureVerdict::Changed: return "changed";
+    case ClosureVerdict::Missing: return "missing";
+  }
+  return "?";
+}
+
+// ----- expansion of nodes -----
+
+void ClosureOracle::Impl::expand(int id) {
+  if (nodes[static_cast<std::size_t>(id)].expanded) return;
+  nodes[static_cast<std::size_t>(id)].expanded = true;
+  try {
+    expandNode(id);
+  } catch (const std::exception& e) {
+    markBad(id, std::string("it cannot be analysed: ") + e.what());
+  }
+}
+
+void ClosureOracle::Impl::expandNode(int id) {
+  switch (nodes[static_cast<std::size_t>(id)].kind) {
+    case NodeKind::Method: expandMethod(id); break;
+    case NodeKind::Field: expandField(id); break;
+    case NodeKind::Class: expandClass(id); break;
+    case NodeKind::Callbacks: {
+      buildIndex();
+      if (!index_error.empty()) return markBad(id, index_error);
+      const std::string set = nodes[static_cast<std::size_t>(id)].name;
+      if (set == "any") {
+        for (int v = 0; v < 2; ++v)
+          for (const auto& [cls, md] : callbacks[v]) {
+            auto colon = md.find(':');
+            edge(id, node(NodeKind::Method, cls, md.substr(0, colon), md.substr(colon + 1)));
+          }
+        break;
+      }
+      for (unsigned bit : detail::callBackBits()) {
+        if (set != detail::callBackName(bit)) continue;
+        for (const std::string& md : detail::callBackMethods(bit)) {
+          const auto colon = md.find(':');
+          for (int v = 0; v < 2; ++v) {
+            auto it = decls[v].find(md);
+            if (it == decls[v].end()) continue;
+            for (const auto& cls : it->second) edge(id, node(NodeKind::Method, cls, md.substr(0, colon), md.substr(colon + 1)));
+          }
+        }
+      }
+      break;
+    }
+    case NodeKind::EnumValues:
+      buildIndex();
+      if (!index_error.empty()) return markBad(id, index_error);
+      for (int v = 0; v < 2; ++v)
+        for (const auto& e : enums[v]) {
+          edge(id, node(NodeKind::Class, e));
+          edge(id, node(NodeKind::Method, e, "values", key("()[L" + actual(e, v) + ";", v)));
+        }
+      break;
+  }
+}
+
+void ClosureOracle::Impl::expandMethod(int id) {
+  const std::string cls = nodes[static_cast<std::size_t>(id)].cls;
+  const std::string name = nodes[static_cast<std::size_t>(id)].name;
+  const std::string desc = nodes[static_cast<std::size_t>(id)].desc;
+  const jvm::Method* m[2] = {nullptr, nullptr};
+  const jvm::ClassFile* cf[2] = {nullptr, nullptr};
+  for (int v = 0; v < 2; ++v) {
+    const ClassSide& s = side(v, cls);
+    if (!s.error.empty()) return markBad(id, "class " + actual(cls, v) + " cannot be read: " + s.error);
+    cf[v] = s.cf;
+    if (cf[v]) m[v] = cf[v]->findMethod(name, actual(desc, v));
+  }
+  Node& n = nodes[static_cast<std::size_t>(id)];
+  if (!m[0] || !m[1]) {
+    n.missing = true;
+    return markBad(id, m[0] ? "not declared in the new version" : "not declared in the old version");
+  }
+  if ((m[0]->access_flags ^ m[1]->access_flags) & kMethodFlags) {
+    nodes[static_cast<std::size_t>(id)].code_differs = true;
+    return markBad(id, "its modifiers differ");
+  }
+  edge(id, node(NodeKind::Class, cls));
+  if (!m[0]->code && !m[1]->code) return;  // abstract or native in both
+  if (!m[0]->code || !m[1]->code) {
+    nodes[static_cast<std::size_t>(id)].code_differs = true;
+    return markBad(id, "it has code in one version only");
+  }
+  DecodedMethod d[2];
+  try {
+    for (int v = 0; v < 2; ++v) d[v] = detail::decodeMethod(*cf[v], *m[v]);
+  } catch (const jvm::FormatError& e) {
+    nodes[static_cast<std::size_t>(id)].code_differs = true;
+    return markBad(id, "its code cannot be decoded: " + e.reason());
+  }
+  std::string diff = detail::codeDifference(d[0], d[1], norm);
+  if (!diff.empty()) {
+    nodes[static_cast<std::size_t>(id)].code_differs = true;
+    return markBad(id, "its code differs (" + diff + ")");
+  }
+  for (int v = 0; v < 2; ++v) {
+    for (const Instruction& insn : d[v].insns) addInsnEdges(id, v, d[v], insn);
+    for (const auto& h : m[v]->code->handlers)
+      if (h.catch_type) typeEdge(id, v, cf[v]->pool.className(h.catch_type));
+  }
+}
+
+void ClosureOracle::Impl::expandField(int id) {
+  const std::string owner = nodes[static_cast<std::size_t>(id)].cls;
+  const std::string name = nodes[static_cast<std::size_t>(id)].name;
+  const std::string desc = nodes[static_cast<std::size_t>(id)].desc;
+  std::string found[2];
+  std::uint16_t flags[2] = {0, 0};
+  std::string constant[2];  // a compile-time constant is set before the class initialiser runs
+  for (int v = 0; v < 2; ++v) {
+    // JVMS 5.4.3.2: the class, its superinterfaces, then its superclass; the JDK ends the search.
+    std::vector<std::string> work{owner};
+    std::set<std::string> seen;
+    while (!work.empty() && found[v].empty()) {
+      std::string c = work.front();
+      work.erase(work.begin());
+      if (c.empty() || !seen.insert(c).second) continue;
+      const ClassSide& s = side(v, c);
+      if (!s.error.empty()) return markBad(id, "class " + actual(c, v) + " cannot be read: " + s.error);
+      if (!s.cf) break;
+      const jvm::Field* f = s.cf->findField(name, actual(desc, v));
+      if (f) {
+        found[v] = c;
+        flags[v] = f->access_flags;
+        constant[v] = constantValue(*s.cf, *f);
+        break;
+      }
+      std::vector<std::string> next = interfacesOf(v, c);
+      next.push_back(superOf(v, c));
+      work.insert(work.begin(), next.begin(), next.end());
+    }
+  }
+  if (found[0] != found[1])
+    return markBad(id, "it resolves to " + (found[0].empty() ? std::string("the JDK") : found[0]) + " in the old version and " +
+                           (found[1].empty() ? std::string("the JDK") : found[1]) + " in the new");
+  if (found[0].empty()) return;
+  if ((flags[0] ^ flags[1]) & (jvm::acc::Static | jvm::acc::Final | jvm::acc::Volatile))
+    return markBad(id, "its modifiers differ");
+  if (constant[0] != constant[1]) return markBad(id, "its constant value differs");
+  edge(id, node(NodeKind::Class, found[0]));
+}
+
+void ClosureOracle::Impl::expandClass(int id) {
+  const std::string k = nodes[static_cast<std::size_t>(id)].cls;
+  const jvm::ClassFile* cf[2];
+  for (int v = 0; v < 2; ++v) {
+    const ClassSide& s = side(v, k);
+    if (!s.error.empty()) return markBad(id, "it cannot be read: " + s.error);
+    cf[v] = s.cf;
+  }
+  if (!cf[0] && !cf[1]) return;
+  if (!cf[0] || !cf[1]) return markBad(id, cf[0] ? "it is absent from the new version" : "it is absent from the old version");
+  if ((cf[0]->access_flags ^ cf[1]->access_flags) & kClassFlags) return markBad(id, "its modifiers differ");
+  if (superOf(0, k) != superOf(1, k) || interfacesOf(0, k) != interfacesOf(1, k))
+    return markBad(id, "its superclass or interfaces differ");
+  if (cf[0]->findMethod("<clinit>", "()V") || cf[1]->findMethod("<clinit>", "()V"))
+    edge(id, node(NodeKind::Method, k, "<clinit>", "()V"));
+  for (int v = 0; v < 2; ++v) {
+    std::vector<std::string> supers = interfacesOf(v, k);
+    supers.push_back(superOf(v, k));
+    for (const auto& s : supers)
+      if (!s.empty() && (inPath(0, s) || inPath(1, s))) edge(id, node(NodeKind::Class, s));
+  }
+}
+
+// ----- reachability of a difference (Tarjan's SCCs, memoised across queries) -----
+
+bool ClosureOracle::Impl::reachesDifference(int root) {
+  if (nodes[static_cast<std::size_t>(root)].reaches >= 0) return nodes[static_cast<std::size_t>(root)].reaches == 1;
+  std::vector<int> stack;
+  std::vector<std::pair<int, std::size_t>> frames;
+  auto push = [&](int n) {
+    expand(n);
+    Node& x = nodes[static_cast<std::size_t>(n)];
+    x.index = x.low = counter++;
+    x.on_stack = true;
+    stack.push_back(n);
+    frames.push_back({n, 0});
+  };
+  push(root);
+  while (!frames.empty()) {
+    const int n = frames.back().first;
+    const std::size_t i = frames.back().second;
+    if (i < nodes[static_cast<std::size_t>(n)].edges.size()) {
+      frames.back().second = i + 1;
+      const int w = nodes[static_cast<std::size_t>(n)].edges[i];
+      const Node& y = nodes[static_cast<std::size_t>(w)];
+      if (y.reaches >= 0) continue;
+      if (y.index < 0) {
+        push(w);
+      } else if (y.on_stack) {
+        nodes[static_cast<std::size_t>(n)].low = std::min(nodes[static_cast<std::size_t>(n)].low, y.index);
+      }
+      continue;
+    }
+    frames.pop_back();
+    if (!frames.empty()) {
+      Node& parent = nodes[static_cast<std::size_t>(frames.back().first)];
+      parent.low = std::min(parent.low, nodes[static_cast<std::size_t>(n)].low);
+    }
+    if (nodes[static_cast<std::size_t>(n)].low != nodes[static_cast<std::size_t>(n)].index) continue;
+    std::vector<int> scc;
+    for (int w = -1; w != n;) {
+      w = stack.back();
+      stack.pop_back();
+      nodes[static_cast<std::size_t>(w)].on_stack = false;
+      scc.push_back(w);
+    }
+    bool reaches = false;
+    for (int w : scc) {
+      const Node& y = nodes[static_cast<std::size_t>(w)];
+      reaches = reaches || y.bad;
+      for (int e : y.edges) reaches = reaches || nodes[static_cast<std::size_t>(e)].reaches == 1;
+    }
+    for (int w : scc) nodes[static_cast<std::size_t>(w)].reaches = reaches ? 1 : 0;
+  }
+  return nodes[static_cast<std::size_t>(root)].reaches == 1;
+}
+
+// The shortest chain from `root` to a node that differs, as text.
+std::string ClosureOracle::Impl::pathToDifference(int root) {
+  std::map<int, int> parent{{root, -1}};
+  std::vector<int> queue{root};
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const int n = queue[q];
+    const Node& x = nodes[static_cast<std::size_t>(n)];
+    if (x.bad) {
+      std::vector<int> chain;
+      for (int c = n; c != -1; c = parent[c]) chain.push_back(c);
+      std::reverse(chain.begin(), chain.end());
+      if (chain.size() == 1) return x.why;
+      std::string out = "reaches " + text(x) + ", which " + (x.why.rfind("it ", 0) == 0 ? x.why.substr(3) : x.why);
+      if (chain.size() > 2) {
+        out += " (through ";
+        for (std::size_t k = 1; k + 1 < chain.size() && k < 4; ++k)
+          out += (k > 1 ? " -> " : "") + text(nodes[static_cast<std::size_t>(chain[k])]);
+        out += chain.size() > 5 ? " -> ...)" : ")";
+      }
+      return out;
+    }
+    for (int e : x.edges)
+      if (nodes[static_cast<std::size_t>(e)].reaches == 1 && parent.emplace(e, n).second) queue.push_back(e);
+  }
+  return "a difference is reachable";
+}
+
+// ----- public interface -----
+
+ClosureOracle::ClosureOracle(const jvm::ClassPath& oldPath, const jvm::ClassPath& newPath, ClosureOptions options)
+    : impl_(std::make_unique<Impl>(oldPath, newPath, options)) {}
+ClosureOracle::~ClosureOracle() = default;
+
+MethodClosure ClosureOracle::method(const std::string& cls, const std::string& name, const std::string& descriptor) {
+  Impl& I = *impl_;
+  const std::string k = I.key(cls, 0);
+  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, 0));
+  I.expand(id);
+  const Node& n = I.nodes[static_cast<std::size_t>(id)];
+  MethodClosure out;
+  if (n.missing) {
+    out.verdict = ClosureVerdict::Missing;
+    out.reason = n.why;
+  } else if (n.code_differs) {
+    out.verdict = ClosureVerdict::Changed;
+    out.reason = n.why;
+  } else if (I.reachesDifference(id)) {
+    out.verdict = ClosureVerdict::Affected;
+    out.reason = I.pathToDifference(id);
+  } else {
+    out.verdict = ClosureVerdict::Identical;
+  }
+  return out;
+}
+
+bool ClosureOracle::sameCode(const std::string& cls, const std::string& name, const std::string& descriptor) {
+  Impl& I = *impl_;
+  const int id = I.node(NodeKind::Method, I.key(cls, 0), name, I.key(descriptor, 0));
+  I.expand(id);
+  const Node& n = I.nodes[static_cast<std::size_t>(id)];
+  return !n.missing && !n.code_differs;
+}
+
+std::size_t ClosureOracle::nodesExamined() const { return impl_->nodes.size(); }
+
+}  // namespace pasda::diff

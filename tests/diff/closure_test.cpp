@@ -1,0 +1,164 @@
+// The identical-closure oracle on fixtures that exercise each rule it follows
+// (tests/fixtures/release/closure/{old,new}): direct calls, virtual dispatch to a subclass's
+// override, lambda bodies, class initialisers, reflection, JDK call-backs, removed methods,
+// identified class names, and on the commons-lang3 release pair when it is present.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <algorithm>
+
+#include "pasda/diff/closure.hpp"
+#include "pasda/diff/diff.hpp"
+#include "pasda/jvm/loader.hpp"
+
+namespace {
+
+using pasda::diff::ClosureOptions;
+using pasda::diff::ClosureOracle;
+using pasda::diff::ClosureVerdict;
+using pasda::diff::MethodClosure;
+using pasda::jvm::ClassPath;
+
+const std::string kPkg = "fixtures/release/closure/";
+
+ClassPath side(const char* which) {
+  ClassPath cp;
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/release/closure/" + which);
+  return cp;
+}
+
+class Closure : public ::testing::Test {
+ protected:
+  ClassPath old_ = side("old"), new_ = side("new");
+  ClosureOracle oracle_{old_, new_};
+  MethodClosure of(const std::string& cls, const std::string& name, const std::string& desc) {
+    return oracle_.method(kPkg + cls, name, desc);
+  }
+};
+
+TEST_F(Closure, LeavesAndDirectCalls) {
+  EXPECT_EQ(of("Leaf", "id", "(I)I").verdict, ClosureVerdict::Identical);
+  EXPECT_EQ(of("Leaf", "pure", "(II)I").verdict, ClosureVerdict::Identical);
+  MethodClosure changed = of("Leaf", "changed", "(I)I");
+  EXPECT_EQ(changed.verdict, ClosureVerdict::Changed);
+  EXPECT_NE(changed.reason.find("code differs"), std::string::npos) << changed.reason;
+  MethodClosure affected = of("Leaf", "callsChanged", "(I)I");
+  EXPECT_EQ(affected.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(affected.reason.find("Leaf.changed(I)I"), std::string::npos) << affected.reason;
+  EXPECT_TRUE(oracle_.sameCode(kPkg + "Leaf", "callsChanged", "(I)I"));
+  EXPECT_FALSE(oracle_.sameCode(kPkg + "Leaf", "changed", "(I)I"));
+}
+
+TEST_F(Closure, VirtualCallsReachEveryOverride) {
+  // Base.step is the same in both versions, but this.step may run Sub.step, which changed.
+  EXPECT_EQ(of("Base", "step", "(I)I").verdict, ClosureVerdict::Identical);
+  MethodClosure run = of("Base", "run", "(I)I");
+  EXPECT_EQ(run.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(run.reason.find("Sub.step(I)I"), std::string::npos) << run.reason;
+}
+
+TEST_F(Closure, LambdaBodiesAreFollowed) {
+  MethodClosure apply = of("Lam", "apply", "(I)I");
+  EXPECT_EQ(apply.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(apply.reason.find("lambda$apply$0"), std::string::npos) << apply.reason;
+}
+
+TEST_F(Closure, ClassInitialisersCount) {
+  MethodClosure get = of("Cfg", "get", "()I");
+  EXPECT_EQ(get.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(get.reason.find("<clinit>"), std::string::npos) << get.reason;
+  EXPECT_EQ(of("Cfg", "plain", "(I)I").verdict, ClosureVerdict::Affected);
+}
+
+TEST_F(Closure, ReflectionIsNeverIdentical) {
+  MethodClosure make = of("Refl", "make", "(Ljava/lang/String;)Ljava/lang/Object;");
+  EXPECT_EQ(make.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(make.reason.find("reflection"), std::string::npos) << make.reason;
+}
+
+TEST_F(Closure, JdkCallBacks) {
+  // String.valueOf(Object) may call any toString(), and Point.toString changed.
+  MethodClosure show = of("Cb", "show", "(Ljava/lang/Object;)Ljava/lang/String;");
+  EXPECT_EQ(show.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(show.reason.find("Point.toString"), std::string::npos) << show.reason;
+  // A String holds no object of the analysed classes; no hashCode() of them differs.
+  EXPECT_EQ(of("Cb", "len", "(Ljava/lang/String;)I").verdict, ClosureVerdict::Identical);
+  EXPECT_EQ(of("Cb", "hash", "(Ljava/lang/Object;)I").verdict, ClosureVerdict::Identical);
+  // Nothing is known of what an Iterator does: any method JDK code may call back counts.
+  EXPECT_EQ(of("Cb", "first", "(Ljava/util/List;)Ljava/lang/Object;").verdict, ClosureVerdict::Affected);
+}
+
+TEST_F(Closure, MethodsInOneVersionOnly) {
+  EXPECT_EQ(of("Gone", "was", "(I)I").verdict, ClosureVerdict::Missing);
+  EXPECT_EQ(of("Gone", "now", "(I)I").verdict, ClosureVerdict::Missing);
+  EXPECT_EQ(of("Gone", "user", "(I)I").verdict, ClosureVerdict::Changed);
+  EXPECT_EQ(of("Nowhere", "f", "()V").verdict, ClosureVerdict::Missing);
+}
+
+TEST(ClosureIdentified, ClassNamesOfTheVersionsIdentified) {
+  ClassPath o = side("old"), n = side("new");
+  {
+    ClosureOracle plain(o, n);
+    EXPECT_EQ(plain.method(kPkg + "Ident", "self", "(I)I").verdict, ClosureVerdict::Missing);
+  }
+  ClosureOptions opt;
+  opt.old_name = kPkg + "Ident";
+  opt.new_name = kPkg + "Ident2";
+  ClosureOracle oracle(o, n, opt);
+  MethodClosure self = oracle.method(kPkg + "Ident", "self", "(I)I");
+  EXPECT_EQ(self.verdict, ClosureVerdict::Identical) << self.reason;
+}
+
+// The release pair of ../shared: the oracle's figures (printed) and a few methods whose
+// category follows from the two releases' code, checked by hand with javap.
+TEST(ClosureRelease, CommonsLang3) {
+  const std::string dir = std::string(PASDA_SOURCE_DIR) + "/../shared/releases/commons-lang3";
+  const std::string a = dir + "/commons-lang3-3.17.0.jar", b = dir + "/commons-lang3-3.18.0.jar";
+  if (!std::filesystem::exists(a) || !std::filesystem::exists(b)) {
+    if (std::getenv("CI") && std::string(std::getenv("CI")) == "true") FAIL() << "missing " << dir;
+    GTEST_SKIP() << "commons-lang3 releases not found at " << dir;
+  }
+  ClassPath o, n;
+  o.addJar(a);
+  n.addJar(b);
+  ClosureOracle oracle(o, n);
+  int counts[4] = {0, 0, 0, 0};
+  for (const std::string& c : o.list()) {
+    const pasda::jvm::ClassFile* cf = o.load(c);
+    for (const auto& m : cf->methods) ++counts[static_cast<int>(oracle.method(c, m.name, m.descriptor).verdict)];
+  }
+  std::printf("commons-lang3 3.17.0 -> 3.18.0: identical %d, affected %d, changed %d, missing %d (%zu nodes)\n",
+              counts[0], counts[1], counts[2], counts[3], oracle.nodesExamined());
+  EXPECT_GT(counts[0], 500);
+  EXPECT_GT(counts[2], 100);
+  // StringUtils.equals(CharSequence, CharSequence) was rewritten in 3.18.0 (49 -> 5 instructions).
+  EXPECT_EQ(oracle.method("org/apache/commons/lang3/StringUtils", "equals",
+                          "(Ljava/lang/CharSequence;Ljava/lang/CharSequence;)Z").verdict,
+            ClosureVerdict::Changed);
+  // CharUtils.isAscii(char) is "return ch < 128" in both, but CharUtils' initialiser changed.
+  EXPECT_EQ(oracle.method("org/apache/commons/lang3/CharUtils", "isAscii", "(C)Z").verdict, ClosureVerdict::Affected);
+}
+
+}  // namespace
+
+namespace {
+
+// The matcher's helper comparison must see bootstrap arguments too: two helpers that differ
+// only in a string-concatenation recipe are not identical (else both versions would share one
+// uninterpreted function for them, and a real difference would be proved EQ).
+TEST(MatcherBootstrap, HelpersDifferingOnlyInABootstrapArgumentAreNotIdentical) {
+  const std::string base = std::string(PASDA_FIXTURE_CLASSES) + "/release/indy/";
+  pasda::jvm::ClassFile a = pasda::jvm::loadClassFile(base + "old/fixtures/release/indy/C.class");
+  pasda::jvm::ClassFile b = pasda::jvm::loadClassFile(base + "new/fixtures/release/indy/C.class");
+  pasda::diff::MatchResult m = pasda::diff::match(a, b, "f:(I)I");
+  for (const std::string& h : m.identical_helpers) EXPECT_NE(h, "label:(I)Ljava/lang/String;");
+  // ... and the same class against itself still has it identical.
+  pasda::diff::MatchResult same = pasda::diff::match(a, a, "f:(I)I");
+  EXPECT_NE(std::find(same.identical_helpers.begin(), same.identical_helpers.end(), "label:(I)Ljava/lang/String;"),
+            same.identical_helpers.end());
+}
+
+}  // namespace

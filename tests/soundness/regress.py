@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Re-runs every soundness fixture (tests/fixtures/soundness/<id>/) and asserts that pasda-jvm
+gives no false EQ or NEQ on it, except for the fixtures listed in known_unsound.txt, which must
+still be unsound (so that the list cannot go stale: a listed fixture that passes fails the test
+and must be removed from the list). Exit status 0 ok, 1 failure, 77 skipped (no java, not CI)."""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sfuzz import fixtures  # noqa: E402
+from sfuzz.pipeline import REPO, Settings, evaluate  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "soundness")
+KNOWN = os.path.join(HERE, "known_unsound.txt")
+
+
+def read_known(path):
+    """fixture id -> reason, from lines `ID  reason` (# comments)."""
+    out = {}
+    if not os.path.isfile(path):
+        return out
+    for line in open(path):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            fid, _, reason = line.partition(" ")
+            out[fid] = reason.strip()
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--pasda", help="the pasda-jvm binary (default: $PASDA_JVM, then build/pasda-jvm)")
+    ap.add_argument("--fixtures", default=FIXTURES)
+    ap.add_argument("--known", default=KNOWN)
+    ap.add_argument("--timeout", type=float, default=20.0, help="pasda-jvm --timeout per fixture (default 20)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", help="comma list of fixture ids")
+    a = ap.parse_args(argv)
+    from fuzz import find_pasda
+    ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    java, pasda = shutil.which("java"), find_pasda(a.pasda)
+    if not java or not shutil.which("javac") or not pasda:
+        print("soundness fixtures: java, javac or pasda-jvm not found" + (" (CI=true: failing)" if ci else ": skipped"))
+        return 1 if ci else 77
+
+    cases = fixtures.load(a.fixtures)
+    if a.only:
+        keep = set(a.only.split(","))
+        cases = [c for c in cases if c[0] in keep]
+    known = read_known(a.known)
+    failures = []
+    for fid in sorted(known):
+        if not any(c[0] == fid for c in cases) and not a.only:
+            failures.append("%s: listed in known_unsound.txt but there is no such fixture" % fid)
+    work = tempfile.mkdtemp(prefix="pasda-sfix-")
+    groups = {}
+    for fid, pair, case, problems in cases:
+        for p in problems:
+            failures.append("%s: %s (regenerate the sources from case.json)" % (fid, p))
+        o = case.get("oracle", {})
+        groups.setdefault((o.get("static_inputs", False), o.get("compare_output", False)), []).append((fid, pair, case))
+    status = {}
+    for (si, co), members in sorted(groups.items()):
+        st = Settings(pasda, java=java, modes=("java", "math"), timeout=a.timeout, jobs=a.jobs, inputs=24,
+                      static_inputs=si, compare_output=co)
+        results, _ = evaluate([m[1] for m in members], st, os.path.join(work, "g%d%d" % (si, co)), seed=11)
+        for r in results:
+            status[r.pair.pid] = r
+    for fid, pair, case, _ in cases:
+        r = status.get(fid)
+        if r is None:
+            failures.append("%s: did not run (does it compile?)" % fid)
+            continue
+        unsound = r.finding is not None
+        what = "%s under --arith %s: pasda-jvm %s" % (fid, r.mode, r.verdict)
+        if unsound and fid in known:
+            print("known unsound  %s, %s (%s)" % (what, r.finding["type"], known[fid]))
+        elif unsound:
+            failures.append("%s, a %s (not in known_unsound.txt)" % (what, r.finding["type"]))
+        elif fid in known:
+            failures.append("%s: no false verdict any more - remove it from known_unsound.txt" % what)
+        else:
+            print("sound          %s" % what)
+    shutil.rmtree(work, ignore_errors=True)
+    print("soundness fixtures: %d fixtures, %d listed as known unsound, %d failures" %
+          (len(cases), len(known), len(failures)))
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -88,7 +88,7 @@ class Campaign:
         counts = {m: {} for m in modes}
         for r in self.results:
             counts[r.mode][r.verdict] = counts[r.mode].get(r.verdict, 0) + 1
-        neq = {"confirmed": 0, "refuted": 0, "unjudged": 0}
+        neq = {"confirmed": 0, "refuted": 0, "unjudged": 0, "no_witness": 0}
         judged = skipped = 0
         rewrites_differ = 0
         for r in self.results:
@@ -125,8 +125,8 @@ class Campaign:
         for m, c in sm["verdicts"].items():
             out("  --arith %-4s: %s" % (m, ", ".join("%s %d" % (v, c[v]) for v in VERDICTS if c.get(v))))
         n = sm["neq_partitions"]
-        out("  NEQ partitions checked in the JVM: %d confirmed, %d refuted, %d not judgeable" %
-            (n["confirmed"], n["refuted"], n["unjudged"]))
+        out("  NEQ partitions checked in the JVM: %d confirmed, %d refuted, %d not judgeable, %d without a witness" %
+            (n["confirmed"], n["refuted"], n["unjudged"], n["no_witness"]))
         out("  random/boundary inputs judged: %d (skipped: %d: math-model overflow, timeout or driver error)" %
             (sm["inputs_judged"], sm["inputs_skipped"]))
         if sm["rewrite_pairs_differing"]:

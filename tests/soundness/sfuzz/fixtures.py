@@ -24,9 +24,14 @@ def save(root, fid, pair, mode, finding, reason="", oracle=None):
             "seen": {k: finding[k] for k in ("explain", "witness", "path_condition", "open") if k in finding},
             "inputs": inputs, "old": p.old.to_json(), "new": p.new.to_json()}
     with open(os.path.join(d, "case.json"), "w") as f:
-        json.dump(case, f, indent=1, sort_keys=True)
-        f.write("\n")
+        f.write(dumps(case))
     return d
+
+
+def dumps(case):
+    """One top-level key per line, values compact (the programs stay diffable per version)."""
+    lines = ["  %s: %s" % (json.dumps(k), json.dumps(case[k], sort_keys=True)) for k in sorted(case)]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def load(root):

@@ -286,57 +286,89 @@ class Gen:
         return [INT, BOOL] + self.ref_types()
 
     def stmt(self, depth):
-        r = self.rng.random()
-        if r < 0.2:
-            t = self.pick([INT, INT, INT, INT, INT, BOOL] + self.ref_types())
-            name = self.fresh("v")
-            e = self.expr(t, 2)
-            self.scope[-1][name] = t
-            return N("decl", t, [e], name)
-        if r < 0.32:
-            t = self.pick(self.assignable_types())
-            vs = self.vars_of(t, assignable=True)
-            if vs:
-                return N("assign", t, [self.expr(t, 2)], self.pick(vs))
-        if r < 0.45:
-            t = self.pick(self.assignable_types())
-            fs = self.fields_of(t, False, True) + self.fields_of(t, True, True)
-            if fs:
-                f = self.pick(fs)
-                return N("sset" if f.static else "fset", t, [self.expr(t, 2)], f.name)
-        if r < 0.55 and self.arrays_available():
-            arr = self.pick(self.leaves(IARR))
-            return N("aset", None, [arr, self.index_expr(arr), self.int_expr(2)])
-        if r < 0.6 and self.on("nodes") and self.leaves(NODE):
-            if self.chance(0.7):
-                return N("nset", None, [self.ref_expr(NODE, 1, True), self.int_expr(2)], "v")
-            return N("nset", None, [self.ref_expr(NODE, 1, True), self.ref_expr(NODE, 1)], "next")
-        if r < 0.72 and depth < 2:
-            then = self.block(self.rng.randint(1, 3), depth + 1, allow_exit=True)
-            els = None
-            if self.chance(0.4):
-                els = self.block(self.rng.randint(1, 2), depth + 1, allow_exit=False)
-            return N("if", None, [self.bool_expr(2), then, els])
-        if r < 0.82 and depth < 2 and self.on("loops"):
-            return self.loop(depth)
-        if r < 0.87 and self.on("print"):
-            t = self.pick([INT, BOOL] + [x for x in self.ref_types() if x in (STR, BOX)])
-            return N("print", None, [self.expr(t, 1)])
-        if r < 0.93:
-            effs = [h for h in self.helpers if h.ret == "void" and (h.static or not self.in_static)]
-            if effs:
-                h = self.pick(effs)
-                return N("expr", None, [N("call", "void", [self.expr(pt, 1) for _, pt in h.params], h.name)])
-            if self.on("jdk_effects") and self.arrays_available():
-                arr = self.ref_expr(IARR, 1, True)
-                if self.chance(0.5):
-                    return N("expr", None, [N("lib", "void", [arr, self.int_expr(1)], "Arrays.fill")])
-                return N("expr", None, [N("lib", "void", [arr], "Arrays.sort")])
-        t = INT
+        """One statement, drawn by weight among the kinds that apply here."""
+        kinds = [("decl", 20), ("assign", 12), ("field", 13), ("update", 8)]
+        if self.arrays_available():
+            kinds.append(("aset", 10))
+        if self.on("nodes") and self.leaves(NODE):
+            kinds.append(("nset", 6))
+        if depth < 2:
+            kinds.append(("if", 12))
+            if self.on("loops"):
+                kinds.append(("loop", 10))
+        if self.on("print"):
+            kinds.append(("print", 6))
+        if [h for h in self.helpers if h.ret == "void" and (h.static or not self.in_static)]:
+            kinds.append(("call", 6))
+        if self.on("jdk_effects") and self.arrays_available():
+            kinds.append(("jdk_effect", 6))
+        total = sum(w for _, w in kinds)
+        x = self.rng.random() * total
+        for kind, w in kinds:
+            x -= w
+            if x < 0:
+                break
+        made = getattr(self, "s_" + kind)(depth)
+        return made if made is not None else self.s_update(depth)
+
+    def s_decl(self, depth):
+        t = self.pick([INT, INT, INT, INT, INT, BOOL] + self.ref_types())
+        name = self.fresh("v")
+        e = self.expr(t, 2)
+        self.scope[-1][name] = t
+        return N("decl", t, [e], name)
+
+    def s_assign(self, depth):
+        t = self.pick(self.assignable_types())
         vs = self.vars_of(t, assignable=True)
+        return N("assign", t, [self.expr(t, 2)], self.pick(vs)) if vs else None
+
+    def s_field(self, depth):
+        t = self.pick(self.assignable_types())
+        fs = self.fields_of(t, False, True) + self.fields_of(t, True, True)
+        if not fs:
+            return None
+        f = self.pick(fs)
+        return N("sset" if f.static else "fset", t, [self.expr(t, 2)], f.name)
+
+    def s_aset(self, depth):
+        arr = self.pick(self.leaves(IARR))
+        return N("aset", None, [arr, self.index_expr(arr), self.int_expr(2)])
+
+    def s_nset(self, depth):
+        if self.chance(0.7):
+            return N("nset", None, [self.ref_expr(NODE, 1, True), self.int_expr(2)], "v")
+        return N("nset", None, [self.ref_expr(NODE, 1, True), self.ref_expr(NODE, 1)], "next")
+
+    def s_if(self, depth):
+        then = self.block(self.rng.randint(1, 3), depth + 1, allow_exit=True)
+        els = None
+        if self.chance(0.4):
+            els = self.block(self.rng.randint(1, 2), depth + 1, allow_exit=False)
+        return N("if", None, [self.bool_expr(2), then, els])
+
+    def s_loop(self, depth):
+        return self.loop(depth)
+
+    def s_print(self, depth):
+        t = self.pick([INT, BOOL] + [x for x in self.ref_types() if x in (STR, BOX)])
+        return N("print", None, [self.expr(t, 1)])
+
+    def s_call(self, depth):
+        h = self.pick([h for h in self.helpers if h.ret == "void" and (h.static or not self.in_static)])
+        return N("expr", None, [N("call", "void", [self.expr(pt, 1) for _, pt in h.params], h.name)])
+
+    def s_jdk_effect(self, depth):
+        arr = self.pick(self.leaves(IARR))
+        if self.chance(0.6):
+            return N("expr", None, [N("lib", "void", [arr, self.int_expr(1)], "Arrays.fill")])
+        return N("expr", None, [N("lib", "void", [arr], "Arrays.sort")])
+
+    def s_update(self, depth):
+        vs = self.vars_of(INT, assignable=True)
         if vs:
             v = self.pick(vs)
-            return N("assign", t, [N("bin", INT, [N("var", INT, v=v), self.int_expr(1)], self.pick(("+", "-", "^")))], v)
+            return N("assign", INT, [N("bin", INT, [N("var", INT, v=v), self.int_expr(1)], self.pick(("+", "-", "^")))], v)
         name = self.fresh("v")
         e = self.int_expr(2)
         self.scope[-1][name] = INT

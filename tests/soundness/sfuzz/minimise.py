@@ -16,12 +16,14 @@ def size(pair):
         len(pair.old.fields) + len(pair.old.methods)
 
 
-def _edit(prog, k, fn):
-    """Apply fn to the k-th slot of prog (same traversal order in every copy); False if none."""
+def _edit(prog, k, fn, node):
+    """Apply fn to the k-th slot of prog (same traversal order in every copy) if it still holds
+    `node`; False otherwise."""
     s = slots(prog)
-    if k >= len(s):
+    if k >= len(s) or s[k][2] != node:
         return False
-    return fn(*s[k])
+    lst, i, _, _ = s[k]
+    return fn(lst, i)
 
 
 def _reductions(node):
@@ -55,9 +57,9 @@ def _reductions(node):
     return out
 
 
-def candidates(pair, limit):
-    """Reduced copies of the pair: each applies one reduction to both versions where the node is
-    the same in both, or to one version only."""
+def operations(pair):
+    """Single reductions: (slot, versions, description, edit). A reduction applies to both
+    versions where the node is the same in both, else to one version only."""
     out = []
     so, sn = slots(pair.old), slots(pair.new)
     same = {}
@@ -65,19 +67,31 @@ def candidates(pair, limit):
         same[k] = k < len(sn) and sn[k][2] == n and sn[k][3].name == m.name
     for k, (_, _, node, _) in enumerate(so):
         for desc, fn in _reductions(node):
-            for which in (("old", "new") if same[k] else ("old",)):
-                out.append((k, which, desc, fn))
+            out.append((k, ("old", "new") if same[k] else ("old",), desc, fn, copy.deepcopy(node)))
     for k, (_, _, node, _) in enumerate(sn):
         if not same.get(k):
             for desc, fn in _reductions(node):
-                out.append((k, ("new",), desc, fn))
-    result = []
-    for k, which, desc, fn in out:
-        c = copy.deepcopy(pair)
-        ok = all(_edit(getattr(c, w), k, fn) for w in which)
-        if ok:
-            c.desc = desc
-            result.append(c)
+                out.append((k, ("new",), desc, fn, copy.deepcopy(node)))
+    return out
+
+
+def apply_ops(pair, ops):
+    """A copy of pair with the operations applied, deepest slot first (so that the slot numbers
+    of the others stay valid); None if the first one does not apply."""
+    c = copy.deepcopy(pair)
+    applied = 0
+    for k, which, desc, fn, node in sorted(ops, key=lambda o: -o[0]):
+        if all(_edit(getattr(c, w), k, fn, node) for w in which):
+            applied += 1
+        elif applied == 0 and len(ops) == 1:
+            return None
+    c.desc = "; ".join(o[2] for o in ops[:3]) + (" ..." if len(ops) > 3 else "")
+    c.ops = ops
+    return c
+
+
+def candidates(pair, limit):
+    result = [c for c in (apply_ops(pair, [op]) for op in operations(pair)) if c is not None]
     result += _drop_members(pair)
     result.sort(key=size)
     return result[:limit]
@@ -91,7 +105,8 @@ def _drop_members(pair):
             for x in m.body.walk():
                 if x.k == "call":
                     used.add(x.v)
-    for name in [m.name for m in pair.old.methods if m.name != pair.old.target and m.name not in used]:
+    names = {m.name for prog in (pair.old, pair.new) for m in prog.methods}
+    for name in sorted(n for n in names if n != pair.old.target and n not in used):
         c = copy.deepcopy(pair)
         for prog in (c.old, c.new):
             prog.methods = [m for m in prog.methods if m.name != name]
@@ -119,32 +134,39 @@ def _drop_members(pair):
     return out
 
 
-def minimise(pair, mode, ftype, evaluate_batch, deadline, per_round=36, log=print):
+def minimise(pair, mode, ftype, evaluate_batch, deadline, per_round=30, log=print):
     """The smallest pair found that keeps a finding of type `ftype` under `mode`.
 
-    evaluate_batch(pairs) -> list of Result (one per pair, in `mode`)."""
+    evaluate_batch(pairs) -> list of Result (one per pair, in `mode`). Each round judges the
+    single reductions in one batch, then the combination of all that kept the finding (and of
+    half of them), and moves to the smallest pair that still fails."""
     from .pipeline import Pair
     best = pair
     rounds = 0
-    while time.time() < deadline:
-        rounds += 1
-        cands = candidates(best, per_round)
-        if not cands:
-            break
+
+    def judge(cands, tag):
         batch = []
         for i, c in enumerate(cands):
-            p = Pair("%sr%dc%d" % (pair.pid, rounds, i), c.old, c.new, c.desc, (mode,), pair.seed, pair.features)
+            p = Pair("%sr%d%s%d" % (pair.pid, rounds, tag, i), c.old, c.new, c.desc, (mode,), pair.seed, pair.features)
             p.extra_inputs = getattr(best, "extra_inputs", [])
+            p.ops = getattr(c, "ops", None)
             batch.append(p)
-        results = evaluate_batch(batch)
-        keep = [r for r in results if r.finding and r.finding["type"] == ftype]
+        return [r for r in evaluate_batch(batch) if r.finding and r.finding["type"] == ftype]
+
+    while time.time() < deadline:
+        rounds += 1
+        keep = judge(candidates(best, per_round), "c")
         if not keep:
             break
+        good_ops = [r.pair.ops[0] for r in keep if getattr(r.pair, "ops", None)]
+        if len(good_ops) >= 2 and time.time() < deadline:
+            combos = [apply_ops(best, good_ops), apply_ops(best, good_ops[:len(good_ops) // 2])]
+            keep += judge([c for c in combos if c is not None], "m")
         win = min(keep, key=lambda r: size(r.pair))
         if size(win.pair) >= size(best):
             break
         best = win.pair
-        best.extra_inputs = [win.finding["input"]] + [x for x in getattr(win.pair, "extra_inputs", [])][:3]
+        best.extra_inputs = [win.finding["input"]] + list(getattr(win.pair, "extra_inputs", []))[:3]
         best.last_result = win
         log("  minimise round %d: size %d (%s)" % (rounds, size(best), win.pair.desc))
     return best

@@ -160,7 +160,7 @@ class Result:
         self.finding = None          # {"type": false_eq|false_neq|false_neq_partition, ...}
         self.inputs_judged = 0
         self.inputs_skipped = 0
-        self.neq = {"confirmed": 0, "refuted": 0, "unjudged": 0}
+        self.neq = {"confirmed": 0, "refuted": 0, "unjudged": 0, "no_witness": 0}
         self.random_differs = False
 
 
@@ -205,6 +205,10 @@ def evaluate(pairs, settings, workdir, seed=0, log=None):
                 continue
             parts = [q for q in r.run["json"].get("partitions", []) if q.get("result") == "NEQ"]
             for q in parts[:settings.max_neq_partitions]:
+                if not q.get("witness_values"):
+                    # NEQ without a model (e.g. Neq UNKNOWN, Eq UNSAT): nothing to replay.
+                    r.neq["no_witness"] += 1
+                    continue
                 w = Witness(space, q)
                 for c, inp in enumerate(w.completions(rng, settings.completions)):
                     inputs.append(inp)

@@ -39,7 +39,18 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=20.0, help="pasda-jvm --timeout per fixture (default 20)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", help="comma list of fixture ids")
+    ap.add_argument("--write-sources", action="store_true",
+                    help="rewrite every fixture's old/new C.java from its case.json (after renaming a fixture) and exit")
     a = ap.parse_args(argv)
+    if a.write_sources:
+        from sfuzz.ast import render
+        for fid, pair, _, _ in fixtures.load(a.fixtures):
+            for v, prog in (("old", pair.old), ("new", pair.new)):
+                os.makedirs(os.path.join(a.fixtures, fid, v), exist_ok=True)
+                with open(os.path.join(a.fixtures, fid, v, "C.java"), "w") as f:
+                    f.write(render(prog))
+            print("wrote %s" % fid)
+        return 0
     from fuzz import find_pasda
     ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     java, pasda = shutil.which("java"), find_pasda(a.pasda)

@@ -161,6 +161,8 @@ class Campaign:
             if f.get("open"):
                 out("    the witness left open: %s (completed several ways)" % ", ".join(f["open"]))
             out("    the JVM gives the same on both: %s" % json.dumps(f["old"], separators=(",", ":"))[:300])
+            for rp in f.get("pasda_replays") or []:
+                out("    (pasda-jvm's own replay, for comparison: %s)" % json.dumps(rp, separators=(",", ":"))[:200])
         m = getattr(r, "minimised", None)
         if m is not None:
             from .ast import render

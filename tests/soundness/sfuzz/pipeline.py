@@ -162,6 +162,7 @@ class Result:
         self.inputs_skipped = 0
         self.neq = {"confirmed": 0, "refuted": 0, "unjudged": 0, "no_witness": 0}
         self.random_differs = False
+        self.witness_obs = {}        # NEQ partition index -> [(differs, info, input getter, observation)]
 
 
 def static_names(pair):
@@ -268,7 +269,7 @@ def judge_one(r, tag, o, oracle, get_input):
         if kind == "random":
             r.inputs_skipped += 1
         else:
-            r.__dict__.setdefault("witness_obs", {}).setdefault(info[0], []).append(None)
+            r.witness_obs.setdefault(info[0], []).append(None)
         return
     d = oracle.differs(o.get("old"), o.get("new"))
     if kind == "random":
@@ -282,12 +283,12 @@ def judge_one(r, tag, o, oracle, get_input):
                 r.finding = {"type": "false_eq", "input": get_input(),
                              "explain": oracle.explain(o["old"], o["new"]), "old": o["old"], "new": o["new"]}
         return
-    r.__dict__.setdefault("witness_obs", {}).setdefault(info[0], []).append((d, info, get_input, o))
+    r.witness_obs.setdefault(info[0], []).append((d, info, get_input, o))
 
 
 def finish(r):
     """Per NEQ partition: confirmed if some completion of its witness differs in the JVM."""
-    wo = getattr(r, "witness_obs", {})
+    wo = r.witness_obs
     refuted = []
     for part, lst in sorted(wo.items(), key=lambda kv: str(kv[0])):
         judged = [x for x in lst if x is not None and x[0] is not None]
@@ -304,6 +305,7 @@ def finish(r):
         r.finding = {"type": "false_neq" if r.neq["confirmed"] == 0 else "false_neq_partition",
                      "partition": info[0], "open": info[2], "input": get_input(),
                      "witness": part.get("witness_values"), "path_condition": part.get("path_condition"),
+                     "pasda_replays": part.get("replays"),
                      "old": o["old"], "new": o["new"]}
     if r.finding is not None and "json" in r.run:
         del r.run["json"]  # keep memory small; the finding holds what the report needs

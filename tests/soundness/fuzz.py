@@ -103,9 +103,9 @@ def main(argv=None):
         import json
         with open(a.report, "w") as f:
             json.dump(sm, f, indent=1)
-    if not a.keep and not a.work and not c.findings():
-        shutil.rmtree(work, ignore_errors=True)
     bad = c.findings() or sm["checked_mismatch"] or sm["compile_failed"]
+    if not a.keep and not a.work and not bad:
+        shutil.rmtree(work, ignore_errors=True)
     return 1 if bad else 0
 
 

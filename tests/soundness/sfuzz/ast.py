@@ -195,6 +195,8 @@ def render_expr(e, ck=False):
         return LIB[e.v][0].format(*[r(c) for c in e.kids])
     if k == "concat":
         return "(%s + %s)" % (r(e.kids[0]), r(e.kids[1]))
+    if k == "cast":
+        return "((%s) %s)" % (e.v, r(e.kids[0]))
     raise ValueError("unknown expression kind " + k)
 
 
@@ -241,6 +243,21 @@ def render_stmt(s, ind, ck, out):
         out.append("%swhile (%s < %s) {" % (p, s.v, r(s.kids[0])))
         render_block(s.kids[1], ind + 1, ck, out)
         out.append("%s    %s = %s + 1;" % (p, s.v, s.v))
+        out.append(p + "}")
+    elif k == "try":
+        out.append(p + "try {")
+        render_block(s.kids[0], ind + 1, ck, out)
+        out.append("%s} catch (%s e) {" % (p, s.v))
+        render_block(s.kids[1], ind + 1, ck, out)
+        out.append(p + "}")
+    elif k == "switch":
+        # v: [[label or None for default, ends with break], ...], one per case block kids[1:]
+        out.append("%sswitch (%s) {" % (p, r(s.kids[0])))
+        for (label, brk), body in zip(s.v, s.kids[1:]):
+            out.append("%s    %s:" % (p, "default" if label is None else "case %d" % label))
+            render_block(body, ind + 2, ck, out)
+            if brk:
+                out.append(p + "        break;")
         out.append(p + "}")
     elif k == "block":
         out.append(p + "{")

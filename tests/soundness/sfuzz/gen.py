@@ -24,6 +24,9 @@ FEATURES = (
     "print",           # System.out.println
     "nodes",           # a nested class Node {Node next; int v;} as parameter/field
     "exceptions",      # explicit throw statements, division, early returns
+    "try_catch",       # try { } catch (some RuntimeException) { }
+    "switch",          # switch on an int with and without fall-through (tableswitch/lookupswitch)
+    "casts",           # (byte), (short), (char) conversions of ints
 )
 
 INT_LITS = (0, 1, 2, 3, -1, 5, 7, 10, 100, 127, 128, -128, 1000, -7, 2147483647, -2147483648, 65535)
@@ -146,6 +149,8 @@ class Gen:
             return self.lib_expr(self.pick(self.libs(INT)), d)
         if r < 0.94 and self.on("nodes") and self.leaves(NODE):
             return N("nget", INT, [self.ref_expr(NODE, d - 1, non_null_bias=True)], "v")
+        if r < 0.97 and self.on("casts"):
+            return N("cast", INT, [self.int_expr(d - 1)], self.pick(("byte", "short", "char")))
         if leaves:
             return self.pick(leaves)
         return self.lit(INT)
@@ -302,6 +307,10 @@ class Gen:
             kinds.append(("call", 6))
         if self.on("jdk_effects") and self.arrays_available():
             kinds.append(("jdk_effect", 6))
+        if depth < 2 and self.on("try_catch"):
+            kinds.append(("try", 6))
+        if depth < 2 and self.on("switch"):
+            kinds.append(("switch", 6))
         total = sum(w for _, w in kinds)
         x = self.rng.random() * total
         for kind, w in kinds:
@@ -346,6 +355,24 @@ class Gen:
         if self.chance(0.4):
             els = self.block(self.rng.randint(1, 2), depth + 1, allow_exit=False)
         return N("if", None, [self.bool_expr(2), then, els])
+
+    def s_try(self, depth):
+        body = self.block(self.rng.randint(1, 3), depth + 1, allow_exit=False)
+        handler = self.block(self.rng.randint(0, 2), depth + 1, allow_exit=False)
+        exc = self.pick(("ArithmeticException", "ArrayIndexOutOfBoundsException", "NullPointerException",
+                         "RuntimeException", "IllegalStateException"))
+        return N("try", None, [body, handler], exc)
+
+    def s_switch(self, depth):
+        sel = self.int_expr(1)
+        if self.chance(0.6):
+            sel = N("bin", INT, [sel, N("lit", INT, v=self.pick((3, 7)))], "&")
+        labels = sorted(self.rng.sample((0, 1, 2, 3, 5, 100, -1), self.rng.randint(1, 3)))
+        cases = [[lab, self.chance(0.8)] for lab in labels]
+        if self.chance(0.6):
+            cases.append([None, True])
+        bodies = [self.block(self.rng.randint(0, 2), depth + 1, allow_exit=False) for _ in cases]
+        return N("switch", None, [sel] + bodies, cases)
 
     def s_loop(self, depth):
         return self.loop(depth)

@@ -8,7 +8,8 @@ import time
 from .ast import BOOL, INT, N, STR
 from .variants import slots
 
-STATEMENTS = ("decl", "assign", "fset", "sset", "nset", "aset", "if", "for", "while", "print", "expr", "throw", "ret")
+STATEMENTS = ("decl", "assign", "fset", "sset", "nset", "aset", "if", "for", "while", "print", "expr", "throw", "ret",
+              "try", "switch")
 
 
 def size(pair):
@@ -42,6 +43,11 @@ def _reductions(node):
             return f
         out.append(("inline then", inline(1)))
         out.append(("inline else", inline(2)))
+    if node.k == "try":
+        def unwrap(lst, i):
+            lst[i:i + 1] = lst[i].kids[0].kids
+            return True
+        out.append(("try body only", unwrap))
     if node.k in ("for", "while"):
         def once(lst, i):
             loop = lst[i]

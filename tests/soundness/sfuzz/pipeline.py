@@ -5,6 +5,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -112,17 +113,21 @@ class Workspace:
             return set()
         if with_driver and "compiling %s failed" % DRIVER_DIR in r.stderr:
             raise RuntimeError("the JVM driver does not compile:\n" + r.stderr[-3000:])
-        # Some unit failed: compile pair by pair to find the culprits.
-        failed = set()
-        units = []
-        for p in pairs:
+        # Some unit failed: javac names the files; leave those pairs out and compile the rest.
+        failed = set(re.findall(r"sfz[/\\](\w+)[/\\](?:C|Ck)\.java:\d+: error", r.stderr))
+        if not failed:
+            raise RuntimeError("javac failed without naming a generated file:\n" + r.stderr[-3000:])
+        for pid in failed:
             for v in self.VARIANTS:
-                if os.path.isdir(self.src(v, p.pid)):
-                    units += ["--unit", self.src(v, p.pid), self.cls(v)]
+                shutil.rmtree(self.src(v, pid), ignore_errors=True)
+        units = []
+        for v in self.VARIANTS:
+            if os.path.isdir(self.src(v)):
+                units += ["--unit", self.src(v), self.cls(v)]
         r = subprocess.run([java, BATCH_COMPILE] + units, capture_output=True, text=True)
-        for p in pairs:
-            if any("compiling %s failed" % self.src(v, p.pid) in r.stderr for v in self.VARIANTS):
-                failed.add(p.pid)
+        if r.returncode != 0:
+            raise RuntimeError("javac failed again:\n" + r.stderr[-3000:])
+        self.compile_errors = r.stderr
         return failed
 
 

@@ -126,7 +126,7 @@ def m_swap(prog, nodes, rng):
             a, c = b.kids[j], b.kids[j + 1]
             if c.k in ("ret", "throw") or a.k in ("ret", "throw"):
                 continue
-            if a.k == "decl" and any(x.k == "var" and x.v == a.v for x in c.walk()):
+            if a.k == "decl" and any(x.k in ("var", "assign") and x.v == a.v for x in c.walk()):
                 continue
             if a.to_json() == c.to_json():
                 continue

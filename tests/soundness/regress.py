@@ -80,18 +80,19 @@ def main(argv=None):
                       static_inputs=si, compare_output=co)
         results, _ = evaluate([m[1] for m in members], st, os.path.join(work, "g%d%d" % (si, co)), seed=11)
         for r in results:
-            status[r.pair.pid] = r
+            status.setdefault(r.pair.pid, []).append(r)
     for fid, pair, case, _ in cases:
-        r = status.get(fid)
-        if r is None:
+        rs = status.get(fid)
+        if not rs:
             failures.append("%s: did not run (does it compile?)" % fid)
             continue
-        unsound = r.finding is not None
-        what = "%s under --arith %s: pasda-jvm %s" % (fid, r.mode, r.verdict)
-        if unsound and fid in known:
-            print("known unsound  %s, %s (%s)" % (what, r.finding["type"], known[fid]))
-        elif unsound:
-            failures.append("%s, a %s (not in known_unsound.txt)" % (what, r.finding["type"]))
+        bad = [r for r in rs if r.finding is not None]
+        what = "%s: %s" % (fid, ", ".join("--arith %s %s%s" % (r.mode, r.verdict, " (%s)" % r.finding["type"]
+                                                                if r.finding else "") for r in rs))
+        if bad and fid in known:
+            print("known unsound  %s  [%s]" % (what, known[fid]))
+        elif bad:
+            failures.append("%s: a false verdict, and the fixture is not in known_unsound.txt" % what)
         elif fid in known:
             failures.append("%s: no false verdict any more - remove it from known_unsound.txt" % what)
         else:

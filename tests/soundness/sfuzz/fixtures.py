@@ -1,7 +1,7 @@
 """Regression fixtures: a minimised pair that gave a false verdict, kept under
 tests/fixtures/soundness/<id>/ as old/C.java, new/C.java (readable, compiled by the
-java_fixtures target) and case.json (the programs as AST, the model, the inputs that showed the
-difference, the finding as first seen)."""
+java_fixtures target) and case.json (the programs as AST, the models to run it in, the oracle options,
+the inputs that showed the difference, the finding as first seen, and why it is unsound)."""
 import json
 import os
 
@@ -9,17 +9,18 @@ from .ast import Program, render
 from .pipeline import Pair
 
 
-def save(root, fid, pair, mode, finding, reason="", oracle=None):
+def save(root, fid, pair, mode, finding, reason="", oracle=None, modes=None):
     d = os.path.join(root, fid)
     os.makedirs(os.path.join(d, "old"), exist_ok=True)
     os.makedirs(os.path.join(d, "new"), exist_ok=True)
-    p = Pair(fid, pair.old.clone(), pair.new.clone(), pair.desc, (mode,), pair.seed, pair.features)
+    modes = list(modes or [mode])
+    p = Pair(fid, pair.old.clone(), pair.new.clone(), pair.desc, modes, pair.seed, pair.features)
     with open(os.path.join(d, "old", "C.java"), "w") as f:
         f.write(render(p.old))
     with open(os.path.join(d, "new", "C.java"), "w") as f:
         f.write(render(p.new))
     inputs = [finding["input"]] if finding.get("type") == "false_eq" else []
-    case = {"id": fid, "mode": mode, "finding": finding.get("type"), "reason": reason, "oracle": oracle or {},
+    case = {"modes": modes, "finding": finding.get("type"), "reason": reason, "oracle": oracle or {},
             "seed": pair.seed, "features": list(pair.features), "desc": pair.desc,
             "seen": {k: finding[k] for k in ("explain", "witness", "path_condition", "open") if k in finding},
             "inputs": inputs, "old": p.old.to_json(), "new": p.new.to_json()}
@@ -46,7 +47,8 @@ def load(root):
         with open(path) as f:
             case = json.load(f)
         old, new = Program.from_json(case["old"]), Program.from_json(case["new"])
-        pair = Pair(fid, old, new, case.get("desc", ""), (case["mode"],), case.get("seed"), case.get("features", ()))
+        modes = case.get("modes") or [case["mode"]]
+        pair = Pair(fid, old, new, case.get("desc", ""), modes, case.get("seed"), case.get("features", ()))
         pair.extra_inputs = case.get("inputs", [])
         problems = []
         for v, prog in (("old", pair.old), ("new", pair.new)):

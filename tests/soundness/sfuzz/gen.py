@@ -149,7 +149,11 @@ class Gen:
             return self.lib_expr(self.pick(self.libs(INT)), d)
         if r < 0.94 and self.on("nodes") and self.leaves(NODE):
             return N("nget", INT, [self.ref_expr(NODE, d - 1, non_null_bias=True)], "v")
-        if r < 0.97 and self.on("casts"):
+        if r < 0.955 and self.on("boxing") and self.leaves(BOX):
+            return N("lib", INT, [self.pick(self.leaves(BOX))], "b.intValue")
+        if r < 0.97 and self.on("strings") and self.leaves(STR):
+            return N("lib", INT, [self.pick(self.leaves(STR))], "s.length")
+        if r < 0.98 and self.on("casts"):
             return N("cast", INT, [self.int_expr(d - 1)], self.pick(("byte", "short", "char")))
         if leaves:
             return self.pick(leaves)

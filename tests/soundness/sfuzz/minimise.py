@@ -123,12 +123,10 @@ def _drop_members(pair):
             for x in m.body.walk():
                 if x.k in ("fld", "sfld", "fset", "sset"):
                     refs.add(x.v)
-    unused = [f.name for f in pair.old.fields if f.name not in refs]
-    if unused:
+    for name in [f.name for f in pair.old.fields if f.name not in refs]:
         c = copy.deepcopy(pair)
         for prog in (c.old, c.new):
-            prog.fields = [f for f in prog.fields if f.name not in unused or f.init is not None and f.static and
-                           any(x.k == "call" for x in f.init.walk())]
+            prog.fields = [f for f in prog.fields if f.name != name]
         out.append(c)
     if pair.old.uses_node and not any(x.k in ("newnode", "nget", "nset") for prog in (pair.old, pair.new)
                                       for m in prog.methods for x in m.body.walk()) and \

@@ -113,22 +113,25 @@ class Workspace:
             return set()
         if with_driver and "compiling %s failed" % DRIVER_DIR in r.stderr:
             raise RuntimeError("the JVM driver does not compile:\n" + r.stderr[-3000:])
-        # Some unit failed: javac names the files; leave those pairs out and compile the rest.
-        failed = set(re.findall(r"sfz[/\\](\w+)[/\\](?:C|Ck)\.java:\d+: error", r.stderr))
-        if not failed:
-            raise RuntimeError("javac failed without naming a generated file:\n" + r.stderr[-3000:])
-        for pid in failed:
+        # Some unit failed: javac names the files; leave those pairs out and compile the rest
+        # (javac reports later phases, e.g. flow errors, only once earlier ones are gone: repeat).
+        failed = set()
+        for _ in range(8):
+            bad = set(re.findall(r"sfz[/\\](\w+)[/\\](?:C|Ck)\.java:\d+: error", r.stderr))
+            if not bad:
+                raise RuntimeError("javac failed without naming a generated file:\n" + r.stderr[-3000:])
+            failed |= bad
+            for pid in bad:
+                for v in self.VARIANTS:
+                    shutil.rmtree(self.src(v, pid), ignore_errors=True)
+            units = []
             for v in self.VARIANTS:
-                shutil.rmtree(self.src(v, pid), ignore_errors=True)
-        units = []
-        for v in self.VARIANTS:
-            if os.path.isdir(self.src(v)):
-                units += ["--unit", self.src(v), self.cls(v)]
-        r = subprocess.run([java, BATCH_COMPILE] + units, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError("javac failed again:\n" + r.stderr[-3000:])
-        self.compile_errors = r.stderr
-        return failed
+                if os.path.isdir(self.src(v)):
+                    units += ["--unit", self.src(v), self.cls(v)]
+            r = subprocess.run([java, BATCH_COMPILE] + units, capture_output=True, text=True)
+            if r.returncode == 0:
+                return failed
+        raise RuntimeError("javac keeps failing:\n" + r.stderr[-3000:])
 
 
 # --------------------------------------------------------------------------- pasda-jvm
@@ -197,7 +200,34 @@ def evaluate(pairs, settings, workdir, seed=0, log=None):
     stats["pasda_runs"] = len(tasks)
     results = [Result(p, m, r) for (p, m), r in zip(tasks, runs)]
 
-    # Inputs: random ones per pair (shared by its models), witness inputs per NEQ partition.
+    jobs, tags = build_jobs(live, results, settings, ws, seed)
+    stats["inputs"] = sum(len(j["inputs"]) for j in jobs)
+    t0 = time.time()
+    obs = run_driver(settings, ws, jobs)
+    stats["t_jvm"] = time.time() - t0
+    stats["driver_runs"] = sum(len([k for k in line if k not in ("id", "i")])
+                               for per_pair in obs.values() for line in per_pair.values())
+    oracle = Oracle(settings.compare_output)
+    for p in live:
+        mine = [r for r in results if r.pair is p]
+        inputs = next(j for j in jobs if j["id"] == p.pid)["inputs"]
+        for i, tag in enumerate(tags[p.pid]):
+            o = obs.get(p.pid, {}).get(i)
+            if o is None:
+                continue
+            for v in ("old", "new"):
+                if "math" in p.modes and not checked_agrees(o.get(v), o.get(v + "_ck")):
+                    stats["checked_mismatch"] += 1
+            for r in mine:
+                judge_one(r, tag, o, oracle, inputs[i])
+    for r in results:
+        finish(r)
+    return results, stats
+
+
+def build_jobs(live, results, settings, ws, seed):
+    """The driver's jobs: per pair, random inputs (shared by its models) and the inputs of the
+    witnesses of its NEQ partitions; tags say what each input is for."""
     jobs, tags = [], {}
     for p in live:
         rng = random.Random(zlib.crc32(("%d/%s" % (seed, p.pid)).encode()))
@@ -226,29 +256,7 @@ def evaluate(pairs, settings, workdir, seed=0, log=None):
                      "params": [n for n, _ in p.old.method(p.old.target).params],
                      "versions": versions, "statics": static_names(p), "inputs": inputs})
         tags[p.pid] = tag
-        stats["inputs"] += len(inputs)
-
-    t0 = time.time()
-    obs = run_driver(settings, ws, jobs)
-    stats["t_jvm"] = time.time() - t0
-    stats["driver_runs"] = sum(len(v) for o in obs.values() for v in o.values())
-    oracle = Oracle(settings.compare_output)
-    by_pair = {}
-    for r in results:
-        by_pair.setdefault(r.pair.pid, []).append(r)
-    for p in live:
-        for i, tag in enumerate(tags[p.pid]):
-            o = obs.get(p.pid, {}).get(i)
-            if o is None:
-                continue
-            for v in ("old", "new"):
-                if "math" in p.modes and not checked_agrees(o.get(v), o.get(v + "_ck")):
-                    stats["checked_mismatch"] += 1
-            for r in by_pair[p.pid]:
-                judge_one(r, tag, o, oracle, jobs_input(jobs, p.pid, i))
-    for r in results:
-        finish(r)
-    return results, stats
+    return jobs, tags
 
 
 def adapt(inp, space):
@@ -262,11 +270,7 @@ def adapt(inp, space):
     return inp
 
 
-def jobs_input(jobs, pid, i):
-    return lambda: next(j for j in jobs if j["id"] == pid)["inputs"][i]
-
-
-def judge_one(r, tag, o, oracle, get_input):
+def judge_one(r, tag, o, oracle, inp):
     kind, owner, info = tag
     if kind == "witness" and owner is not r:
         return
@@ -285,10 +289,10 @@ def judge_one(r, tag, o, oracle, get_input):
         if d:
             r.random_differs = True
             if r.verdict == "EQ" and r.finding is None:
-                r.finding = {"type": "false_eq", "input": get_input(),
+                r.finding = {"type": "false_eq", "input": inp,
                              "explain": oracle.explain(o["old"], o["new"]), "old": o["old"], "new": o["new"]}
         return
-    r.witness_obs.setdefault(info[0], []).append((d, info, get_input, o))
+    r.witness_obs.setdefault(info[0], []).append((d, info, inp, o))
 
 
 def finish(r):
@@ -305,10 +309,10 @@ def finish(r):
         else:
             r.neq["unjudged"] += 1
     if r.verdict == "NEQ" and refuted:
-        d, info, get_input, o = refuted[0]
+        d, info, inp, o = refuted[0]
         part = next(q for q in r.run["json"]["partitions"] if q.get("index") == info[0])
         r.finding = {"type": "false_neq" if r.neq["confirmed"] == 0 else "false_neq_partition",
-                     "partition": info[0], "open": info[2], "input": get_input(),
+                     "partition": info[0], "open": info[2], "input": inp,
                      "witness": part.get("witness_values"), "path_condition": part.get("path_condition"),
                      "pasda_replays": part.get("replays"),
                      "old": o["old"], "new": o["new"]}

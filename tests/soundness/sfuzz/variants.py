@@ -56,7 +56,7 @@ def is_expr(n):
 def mutate(prog, rng):
     """Apply one mutation in place; returns its description or None if none applies."""
     nodes = slots(prog, live_only=True)
-    kinds = ["operator", "constant", "condition", "swap", "field_update", "print", "delete"]
+    kinds = ["operator", "constant", "condition", "swap", "field_update", "print", "delete", "variable"]
     rng.shuffle(kinds)
     for kind in kinds:
         desc = MUTATIONS[kind](prog, nodes, rng)
@@ -181,7 +181,22 @@ def m_delete(prog, nodes, rng):
     return "statement %s deleted" % n.k
 
 
-MUTATIONS = {"operator": m_operator, "constant": m_constant, "condition": m_condition, "swap": m_swap,
+def m_variable(prog, nodes, rng):
+    """An operand read from another variable or field of the same type."""
+    cands = [sl for sl in nodes if sl[2].k in ("var", "fld", "sfld")]
+    rng.shuffle(cands)
+    for lst, i, n, m in cands:
+        alts = [N("var", n.t, v=p) for p, t in m.params if t == n.t]
+        alts += [N("fld" if not f.static else "sfld", n.t, v=f.name) for f in prog.fields
+                 if f.t == n.t and (f.static or not m.static)]
+        alts = [a for a in alts if (a.k, a.v) != (n.k, n.v)]
+        if alts:
+            lst[i] = rng.choice(alts)
+            return "%s read instead of %s" % (lst[i].v, n.v)
+    return None
+
+
+MUTATIONS = {"variable": m_variable, "operator": m_operator, "constant": m_constant, "condition": m_condition, "swap": m_swap,
              "field_update": m_field_update, "print": m_print, "delete": m_delete}
 
 

@@ -39,6 +39,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=20.0, help="pasda-jvm --timeout per fixture (default 20)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", help="comma list of fixture ids")
+    ap.add_argument("--minimise", metavar="ID", help="minimise fixture ID further (in place) and exit")
+    ap.add_argument("--minimise-seconds", type=float, default=300)
     ap.add_argument("--write-sources", action="store_true",
                     help="rewrite every fixture's old/new C.java from its case.json (after renaming a fixture) and exit")
     a = ap.parse_args(argv)
@@ -59,6 +61,8 @@ def main(argv=None):
         return 1 if ci else 77
 
     cases = fixtures.load(a.fixtures)
+    if a.minimise:
+        return minimise_fixture(a, pasda, java, cases)
     if a.only:
         keep = set(a.only.split(","))
         cases = [c for c in cases if c[0] in keep]
@@ -103,6 +107,37 @@ def main(argv=None):
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0
+
+
+def minimise_fixture(a, pasda, java, cases):
+    """Reduce a kept fixture further (same finding, same model) and rewrite it in place."""
+    import time
+    from sfuzz.minimise import minimise, size
+    fid, pair, case, _ = next(c for c in cases if c[0] == a.minimise)
+    o = case.get("oracle", {})
+    st = Settings(pasda, java=java, timeout=a.timeout, jobs=a.jobs, static_inputs=o.get("static_inputs", False),
+                  compare_output=o.get("compare_output", False))
+    work = tempfile.mkdtemp(prefix="pasda-sfmin-")
+    results, _ = evaluate([pair], st, os.path.join(work, "first"), seed=11)
+    bad = [r for r in results if r.finding]
+    if not bad:
+        print("%s gives no false verdict: nothing to minimise" % fid)
+        return 1
+    r = bad[0]
+    print("minimising %s under --arith %s (%s, size %d)" % (fid, r.mode, r.finding["type"], size(pair)))
+    if r.finding["type"] == "false_eq":
+        pair.extra_inputs = [r.finding["input"]]
+
+    def batch(pairs):
+        out, _ = evaluate(pairs, st, os.path.join(work, "min"), seed=11)
+        return [x for x in out if x.mode == r.mode]
+    best = minimise(pair, r.mode, r.finding["type"], batch, time.time() + a.minimise_seconds)
+    final = getattr(best, "last_result", r)
+    fixtures.save(a.fixtures, fid, best, r.mode, final.finding, reason=case.get("reason", ""), oracle=o,
+                  modes=case.get("modes"))
+    shutil.rmtree(work, ignore_errors=True)
+    print("%s: size %d -> %d" % (fid, size(pair), size(best)))
+    return 0
 
 
 if __name__ == "__main__":

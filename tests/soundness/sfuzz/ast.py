@@ -247,7 +247,7 @@ def render_stmt(s, ind, ck, out):
     elif k == "try":
         out.append(p + "try {")
         render_block(s.kids[0], ind + 1, ck, out)
-        out.append("%s} catch (%s e) {" % (p, s.v))
+        out.append("%s} catch (%s e%d) {" % (p, s.v, ind))  # (nested handlers need distinct names)
         render_block(s.kids[1], ind + 1, ck, out)
         out.append(p + "}")
     elif k == "switch":

@@ -46,6 +46,7 @@ class Campaign:
             self.log("batch %d: seeds %d..%d, %d pasda runs, %d inputs, %d findings, %.0f s elapsed"
                      % (self.batches, chunk[0], chunk[-1], st["pasda_runs"], st["inputs"], found,
                         time.time() - self.started))
+        self.fuzz_seconds = time.time() - self.started
         return self
 
     def findings(self):
@@ -83,7 +84,7 @@ class Campaign:
     # ----------------------------------------------------------------- report
     def summary(self):
         s = self.stats
-        elapsed = time.time() - self.started
+        elapsed = getattr(self, "fuzz_seconds", None) or time.time() - self.started
         modes = sorted({r.mode for r in self.results})
         counts = {m: {} for m in modes}
         for r in self.results:
@@ -121,6 +122,8 @@ class Campaign:
         out("soundness fuzz: %d pairs (%d did not compile), %d pasda-jvm runs, %d inputs (%d JVM runs), %.1f s, "
             "%.2f pairs/s" % (sm["pairs"], sm["compile_failed"], sm["pasda_runs"], sm["inputs"], sm["jvm_runs"],
                               sm["seconds"], sm["pairs_per_s"]))
+        if getattr(self, "skipped_seeds", None):
+            out("  the time budget left %d seeds unrun (from %d)" % (len(self.skipped_seeds), self.skipped_seeds[0]))
         out("  time: compile %.1f s, pasda-jvm %.1f s, JVM %.1f s" % (sm["t_compile"], sm["t_pasda"], sm["t_jvm"]))
         for m, c in sm["verdicts"].items():
             out("  --arith %-4s: %s" % (m, ", ".join("%s %d" % (v, c[v]) for v in VERDICTS if c.get(v))))

@@ -64,34 +64,37 @@ def _reductions(node):
 
 
 def operations(pair):
-    """Single reductions: (slot, versions, description, edit). A reduction applies to both
-    versions where the node is the same in both, else to one version only."""
+    """Single reductions: (targets, description, edit), targets being (version, slot, node).
+    A reduction applies to both versions where the new version holds an equal node in the same
+    method (the nearest one: a mutation shifts the slot numbers after it), else to one only."""
     out = []
     so, sn = slots(pair.old), slots(pair.new)
-    same = {}
-    for k, (_, _, n, m) in enumerate(so):
-        same[k] = k < len(sn) and sn[k][2] == n and sn[k][3].name == m.name
-    for k, (_, _, node, _) in enumerate(so):
+    matched = set()
+    for k, (_, _, node, m) in enumerate(so):
+        same = [j for j, (_, _, n2, m2) in enumerate(sn) if m2.name == m.name and n2 == node]
+        targets = [("old", k, copy.deepcopy(node))]
+        if same:
+            j = min(same, key=lambda j: abs(j - k))
+            matched.add(j)
+            targets.append(("new", j, copy.deepcopy(node)))
         for desc, fn in _reductions(node):
-            out.append((k, ("old", "new") if same[k] else ("old",), desc, fn, copy.deepcopy(node)))
-    for k, (_, _, node, _) in enumerate(sn):
-        if not same.get(k):
+            out.append((targets, desc, fn))
+    for j, (_, _, node, _) in enumerate(sn):
+        if j not in matched:
             for desc, fn in _reductions(node):
-                out.append((k, ("new",), desc, fn, copy.deepcopy(node)))
+                out.append(([("new", j, copy.deepcopy(node))], desc, fn))
     return out
 
 
 def apply_ops(pair, ops):
-    """A copy of pair with the operations applied, deepest slot first (so that the slot numbers
-    of the others stay valid); None if the first one does not apply."""
+    """A copy of pair with the operations applied, deepest slot first in each version (so that
+    the slot numbers of the others stay valid); None if a single operation does not apply."""
     c = copy.deepcopy(pair)
-    applied = 0
-    for k, which, desc, fn, node in sorted(ops, key=lambda o: -o[0]):
-        if all(_edit(getattr(c, w), k, fn, node) for w in which):
-            applied += 1
-        elif applied == 0 and len(ops) == 1:
-            return None
-    c.desc = "; ".join(o[2] for o in ops[:3]) + (" ..." if len(ops) > 3 else "")
+    edits = sorted(((v, k, node, fn) for targets, _, fn in ops for v, k, node in targets), key=lambda e: -e[1])
+    applied = sum(1 for v, k, node, fn in edits if _edit(getattr(c, v), k, fn, node))
+    if applied < len(edits) and len(ops) == 1:
+        return None
+    c.desc = "; ".join(o[1] for o in ops[:3]) + (" ..." if len(ops) > 3 else "")
     c.ops = ops
     return c
 

@@ -17,7 +17,7 @@ from sfuzz import features as feats  # noqa: E402
 from sfuzz.campaign import Campaign  # noqa: E402
 from sfuzz.pipeline import REPO, Settings  # noqa: E402
 
-CI_SEEDS = "1:121"
+CI_SEEDS = "1:81"
 CI_BUDGET = 130
 
 
@@ -94,7 +94,7 @@ def main(argv=None):
     c.run(seeds_of(a.seeds or "1:41"), a.batch, a.budget)
     if a.minimise and c.findings():
         out_dir = a.save_fixtures or (os.path.join(work, "fixtures") if a.ci else None)
-        saved = c.minimise_findings(seconds=a.minimise_seconds, fixture_dir=out_dir)
+        saved = c.minimise_findings(seconds=a.minimise_seconds, fixture_dir=out_dir, limit=2 if a.ci else None)
         for d in saved:
             print("fixture written: %s (copy it under tests/fixtures/soundness/ to keep it)" % d)
     print()

@@ -53,11 +53,14 @@ class Campaign:
         return [r for r in self.results if r.finding]
 
     # ----------------------------------------------------------------- minimisation
-    def minimise_findings(self, per_class=1, seconds=300, fixture_dir=None, id_prefix="f"):
-        """Minimise up to per_class findings of each (type, model); save fixtures if asked."""
+    def minimise_findings(self, per_class=1, seconds=300, fixture_dir=None, id_prefix="f", limit=None):
+        """Minimise up to per_class findings of each (type, model), at most `limit` in all; save
+        fixtures if asked."""
         done = {}
         saved = []
         for r in self.findings():
+            if limit is not None and sum(done.values()) >= limit:
+                break
             key = (r.finding["type"], r.mode)
             if done.get(key, 0) >= per_class:
                 continue

@@ -2,7 +2,7 @@
 swapped statement, a changed field update, a changed printed value) or semantics-preserving
 rewrites (commuting and reassociating pure int operands, extracting a helper method, inverting
 an if/else, renaming locals, a for loop as a while loop, De Morgan, ...)."""
-from .ast import BOOL, INT, STR, LIB, Method, N
+from .ast import BOOL, INT, STR, Method, N
 
 PURE_LIBS = {"Math.abs", "Math.max", "Math.min", "Integer.compare", "Integer.bitCount", "Integer.reverse",
              "Integer.highestOneBit", "Character.isDigit", "Integer.valueOf", "String.valueOf"}

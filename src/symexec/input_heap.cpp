@@ -3,6 +3,7 @@
 // invisible to the other), and the alignment of the two sides' final states.
 #include "input_heap.hpp"
 
+#include <algorithm>
 #include <tuple>
 
 #include "pasda/jvm/descriptor.hpp"
@@ -165,6 +166,13 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
     in = &s.inputs[static_cast<std::size_t>(k)];  // chooseTarget may have grown the vector
     in->ref_fields[name] = target;
     s.heap_facts.push_back(fact);
+    // An array behind a field is an input like an array parameter: its length is chosen
+    // before the next instruction (Interpreter::step), its elements are input variables.
+    if (target >= 0) {
+      const InputObject& t = s.inputs[static_cast<std::size_t>(target)];
+      bool pending = std::find(s.pending_lengths.begin(), s.pending_lengths.end(), target) != s.pending_lengths.end();
+      if (t.is_array && !t.fields.count("length") && !pending) s.pending_lengths.push_back(target);
+    }
   }
   // The value for the side that reads: its own copy of the target.
   return target < 0 ? tm_.nullRef() : tm_.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(target)].side_obj[side]);
@@ -177,10 +185,12 @@ bool InputHeap::compareState(State& s, const std::vector<std::pair<Term, Term>>&
     oldState.emplace_back(path + " (" + what + ")", tm_.intLit(0));
     newState.emplace_back(path + " (" + what + ")", tm_.intLit(1));
   };
-  std::map<std::uint64_t, std::uint64_t> seen;  // old id -> new id
+  // The two graphs are compared up to isomorphism: a bijection between the objects met.
+  std::map<std::uint64_t, std::uint64_t> seen, seenBack;  // old id -> new id, new id -> old id
   std::vector<std::tuple<std::string, Term, Term>> work;
   for (std::size_t i = 0; i < roots.size(); ++i)
     work.emplace_back(i < s.root_names.size() ? s.root_names[i] : "result", roots[i].first, roots[i].second);
+  if (!staticRoots(s, work, oldState, newState)) return false;
   while (!work.empty()) {
     auto [path, a, b] = work.front();
     work.erase(work.begin());
@@ -189,47 +199,96 @@ bool InputHeap::compareState(State& s, const std::vector<std::pair<Term, Term>>&
       if (ia != ib) mismatch(path, ia == 0 ? "null-vs-object" : "object-vs-null");
       continue;
     }
-    if (auto it = seen.find(ia); it != seen.end()) {
-      if (it->second != ib) mismatch(path, "aliasing");
+    auto it = seen.find(ia);
+    auto back = seenBack.find(ib);
+    if (it != seen.end() || back != seenBack.end()) {
+      if (it == seen.end() || it->second != ib) mismatch(path, "aliasing");
       continue;
     }
     seen[ia] = ib;
-    Object& oa = s.heap[ia];
-    Object& ob = s.heap[ib];
-    if (originalName(oa.cls) != originalName(ob.cls) || oa.is_array != ob.is_array) {
-      mismatch(path, "class");
-      continue;
-    }
-    if (oa.opaque || ob.opaque) {
-      // Values the engine does not model (library objects): never claimed equal.
-      oldState.emplace_back(path, tm_.apply("opaque_old:" + path, terms::FunKind::Library, Sort::Int, {}));
-      newState.emplace_back(path, tm_.apply("opaque_new:" + path, terms::FunKind::Library, Sort::Int, {}));
-      continue;
-    }
-    if (oa.cls == "java/lang/String") {
-      if (oa.text != ob.text) mismatch(path, "string");
-      continue;
-    }
-    if (oa.is_array) {
-      if (oa.elems.size() != ob.elems.size()) {
-        oldState.emplace_back(path + ".length", tm_.intLit(static_cast<std::int32_t>(oa.elems.size())));
-        newState.emplace_back(path + ".length", tm_.intLit(static_cast<std::int32_t>(ob.elems.size())));
-        continue;
-      }
-      for (std::size_t i = 0; i < oa.elems.size(); ++i) {
-        std::string p = path + "[" + std::to_string(i) + "]";
-        if (tm_.sort(oa.elems[i]) == Sort::Ref) work.emplace_back(p, oa.elems[i], ob.elems[i]);
-        else {
-          oldState.emplace_back(p, oa.elems[i]);
-          newState.emplace_back(p, ob.elems[i]);
-        }
-      }
-      continue;
-    }
-    if (!compareFields(s, path, ia, ib, work, oldState, newState)) return false;
+    seenBack[ib] = ia;
+    if (!compareObjects(s, path, ia, ib, work, oldState, newState)) return false;
   }
-  compareStatics(s, oldState, newState);
+  compareOutput(s, oldState, newState);
   return true;
+}
+
+void InputHeap::compareOutput(State& s, Entries& oldState, Entries& newState) {
+  // Console output: the two sequences of print records. The same shape compares record by
+  // record (primitive values exactly); a different shape may still print the same text
+  // (print(5) and print("5"), two prints and one), so it is compared as unknown terms.
+  if (!opt_.compare_output) return;
+  const std::vector<Term>& a = s.printed[kOld];
+  const std::vector<Term>& b = s.printed[kNew];
+  if (a.empty() && b.empty()) return;
+  bool sameShape = a.size() == b.size();
+  for (std::size_t i = 0; sameShape && i < a.size(); ++i) {
+    bool ka = tm_.op(a[i]) == terms::Op::Apply && tm_.node(a[i]).name.rfind("print:", 0) == 0;
+    bool kb = tm_.op(b[i]) == terms::Op::Apply && tm_.node(b[i]).name.rfind("print:", 0) == 0;
+    sameShape = ka == kb && (!ka || a[i] == b[i]) && tm_.sort(a[i]) == tm_.sort(b[i]);
+  }
+  if (!sameShape) {
+    oldState.emplace_back("output", tm_.apply("output_old", terms::FunKind::Library, Sort::Int, {}));
+    newState.emplace_back("output", tm_.apply("output_new", terms::FunKind::Library, Sort::Int, {}));
+    return;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    oldState.emplace_back("output[" + std::to_string(i) + "]", a[i]);
+    newState.emplace_back("output[" + std::to_string(i) + "]", b[i]);
+  }
+}
+
+bool InputHeap::compareObjects(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
+                               std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
+                               Entries& newState) {
+  Object& oa = s.heap[ia];
+  Object& ob = s.heap[ib];
+  if (originalName(oa.cls) != originalName(ob.cls) || oa.is_array != ob.is_array) {
+    oldState.emplace_back(path + " (class)", tm_.intLit(0));
+    newState.emplace_back(path + " (class)", tm_.intLit(1));
+    return true;
+  }
+  if (oa.opaque || ob.opaque || oa.havocked || ob.havocked) {
+    // Values the engine does not model (library objects): equal only when their identity
+    // terms are (the same unmodelled computation on equal arguments), otherwise unknown.
+    Term x = identity(s, ia, kOld), y = identity(s, ib, kNew);
+    oldState.emplace_back(path, x);
+    newState.emplace_back(path, y);
+    return true;
+  }
+  if (oa.cls == "java/lang/String" && !oa.is_array) {
+    if (oa.input < 0 && ob.input < 0) {
+      if (oa.text != ob.text) {
+        oldState.emplace_back(path + " (string)", tm_.intLit(0));
+        newState.emplace_back(path + " (string)", tm_.intLit(1));
+      }
+      return true;
+    }
+    // An input string against a literal or another input: equal exactly when they are the same
+    // input; otherwise their contents are compared as uninterpreted terms.
+    oldState.emplace_back(path, identity(s, ia, kOld));
+    newState.emplace_back(path, identity(s, ib, kNew));
+    return true;
+  }
+  if (oa.is_array) {
+    if (oa.elems.size() != ob.elems.size()) {
+      oldState.emplace_back(path + ".length", tm_.intLit(static_cast<std::int32_t>(oa.elems.size())));
+      newState.emplace_back(path + ".length", tm_.intLit(static_cast<std::int32_t>(ob.elems.size())));
+      return true;
+    }
+    for (std::size_t i = 0; i < oa.elems.size(); ++i) {
+      std::string p = path + "[" + std::to_string(i) + "]";
+      Term ea = s.heap[ia].elems[i], eb = s.heap[ib].elems[i];
+      if (tm_.sort(ea) == Sort::Ref) work.emplace_back(p, ea, eb);
+      else {
+        oldState.emplace_back(p, ea);
+        newState.emplace_back(p, eb);
+      }
+    }
+    return true;
+  }
+  return compareFields(s, path, ia, ib, work, oldState, newState);
 }
 
 bool InputHeap::compareFields(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
@@ -299,21 +358,146 @@ Checked<Term> InputHeap::untouchedField(State& s, Object& missing, int missingSi
   return *v;
 }
 
-void InputHeap::compareStatics(State& s, Entries& oldState, Entries& newState) {
-  // Static fields of the analysed classes.
-  const std::string prefixOld = std::to_string(kOld) + "#" + opt_.main_class[kOld] + ".";
-  const std::string prefixNew = std::to_string(kNew) + "#" + opt_.main_class[kNew] + ".";
-  for (const auto& [key, v] : s.statics) {
-    if (key.rfind(prefixOld, 0) != 0) continue;
-    std::string field = key.substr(prefixOld.size());
-    auto it = s.statics.find(prefixNew + field);
-    if (it == s.statics.end()) continue;
-    std::string cls = opt_.main_class[kOld];
-    std::string simple = cls.substr(cls.rfind('/') == std::string::npos ? 0 : cls.rfind('/') + 1);
-    if (simple.size() > 3 && simple.compare(simple.size() - 3, 3, "$V1") == 0) simple.resize(simple.size() - 3);
-    oldState.emplace_back(simple + "." + field, v);
-    newState.emplace_back(simple + "." + field, it->second);
+std::string InputHeap::mainSimpleName() const {
+  std::string cls = opt_.main_class[kOld].empty() ? opt_.main_class[kNew] : opt_.main_class[kOld];
+  std::string simple = cls.substr(cls.rfind('/') == std::string::npos ? 0 : cls.rfind('/') + 1);
+  for (const char* suffix : {"$V1", "$V2"})
+    if (simple.size() > 3 && simple.compare(simple.size() - 3, 3, suffix) == 0) simple.resize(simple.size() - 3);
+  return simple;
+}
+
+int InputHeap::staticsHolder(State& s) {
+  if (s.statics_input >= 0) return s.statics_input;
+  InputObject in;
+  in.path = mainSimpleName();
+  in.cls = "<statics>";
+  int index = static_cast<int>(s.inputs.size());
+  for (int side : {kOld, kNew}) {
+    Object o;
+    o.cls = "<statics>";
+    o.input = index;
+    o.lazy = true;
+    Term ref = allocate(tm_, s, std::move(o));
+    in.side_obj[side] = tm_.node(ref).bits;
   }
+  s.inputs.push_back(std::move(in));
+  s.statics_input = index;
+  return index;
+}
+
+namespace {
+
+/// The static field `name` of class `c`, if `c` declares it.
+const jvm::Field* staticField(const LoadedClass* c, const std::string& name) {
+  if (!c) return nullptr;
+  for (const jvm::Field& f : c->cf.fields)
+    if (f.isStatic() && f.name == name) return &f;
+  return nullptr;
+}
+
+bool isFinal(const jvm::Field& f) { return (f.access_flags & jvm::acc::Final) != 0; }
+
+}  // namespace
+
+void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
+  if (!opt_.static_inputs || (side != kOld && side != kNew)) return;
+  const Side other = side == kOld ? kNew : kOld;
+  if (opt_.main_class[other].empty()) return;
+  const LoadedClass* twin = program_.find(other, opt_.main_class[other]);
+  for (const jvm::Field& f : cls.cf.fields) {
+    if (!f.isStatic() || isFinal(f)) continue;
+    const jvm::Field* g = staticField(twin, f.name);
+    if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
+    std::string key = std::to_string(side) + "#" + cls.name + "." + f.name;
+    s.statics.erase(key);
+    s.lazy_statics.insert(key);
+  }
+}
+
+std::optional<Term> InputHeap::readStatic(State& s, Side side, const std::string& key, const std::string& name,
+                                          const std::string& desc) {
+  int holder = staticsHolder(s);
+  Object& o = s.heap[s.inputs[static_cast<std::size_t>(holder)].side_obj[side]];
+  std::optional<Term> v = readField(s, o, name, desc);
+  if (!v) return std::nullopt;
+  s.lazy_statics.erase(key);
+  s.statics[key] = *v;
+  return v;
+}
+
+bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
+                            Entries& newState) {
+  if (opt_.main_class[kOld].empty() || opt_.main_class[kNew].empty()) return true;
+  const LoadedClass* c[3] = {nullptr, program_.find(kOld, opt_.main_class[kOld]),
+                             program_.find(kNew, opt_.main_class[kNew])};
+  if (!c[kOld] || !c[kNew]) return true;
+  const std::string simple = mainSimpleName();
+  for (const jvm::Field& f : c[kOld]->cf.fields) {
+    if (!f.isStatic()) continue;
+    const jvm::Field* g = staticField(c[kNew], f.name);
+    if (!g || g->descriptor != f.descriptor) continue;
+    Term v[3];
+    for (int side : {kOld, kNew}) {
+      std::string key = std::to_string(side) + "#" + c[side]->name + "." + f.name;
+      if (auto it = s.statics.find(key); it != s.statics.end()) {
+        v[side] = it->second;
+      } else if (s.lazy_statics.count(key)) {
+        // Never touched on this side: it still holds its entry value (the shared input).
+        std::optional<Term> in = readStatic(s, static_cast<Side>(side), key, f.name, f.descriptor);
+        if (!in) return false;
+        v[side] = *in;
+      }
+    }
+    if (!v[kOld] || !v[kNew]) continue;  // the class was never initialised on a side
+    std::string path = simple + "." + f.name;
+    if (tm_.sort(v[kOld]) == Sort::Ref) {
+      work.emplace_back(path, v[kOld], v[kNew]);
+    } else {
+      oldState.emplace_back(path, v[kOld]);
+      newState.emplace_back(path, v[kNew]);
+    }
+  }
+  return true;
+}
+
+Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
+  using terms::FunKind;
+  if (id == 0) return tm_.apply("null", FunKind::Library, Sort::Int, {});
+  const Object& o = s.heap[id];
+  if (o.ident) return o.ident;
+  auto own = [&] {  // never shared: this side's own object
+    return tm_.apply("object#" + std::to_string(side) + "#" + std::to_string(id), FunKind::Library, Sort::Int, {});
+  };
+  if (o.input >= 0 && !o.dirty && !o.havocked)
+    return tm_.apply("input:" + s.inputs[static_cast<std::size_t>(o.input)].path, FunKind::Library, Sort::Int, {});
+  if (o.cls == "java/lang/String" && !o.is_array && !o.opaque && o.input < 0)
+    return tm_.apply("string:" + o.text, FunKind::Library, Sort::Int, {});
+  if (o.opaque || o.havocked || depth > 2) return own();
+  if (auto v = o.fields.find("value"); v != o.fields.end() && o.fields.size() == 1 && !o.is_array &&
+                                        o.cls.rfind("java/lang/", 0) == 0 && tm_.sort(v->second) != Sort::Ref)
+    return tm_.apply("box:" + o.cls, FunKind::Library, Sort::Int, {v->second});  // a box: its value
+  std::vector<Term> parts;
+  auto add = [&](Term v) {
+    parts.push_back(tm_.sort(v) == Sort::Ref ? identity(s, tm_.node(v).bits, side, depth + 1) : v);
+  };
+  if (o.is_array) {
+    for (Term e : o.elems) add(e);
+    return tm_.apply("array:" + originalName(o.cls) + ":" + std::to_string(o.elems.size()), FunKind::Library,
+                     Sort::Int, parts);
+  }
+  if (!program_.find(static_cast<Side>(side), o.cls)) return own();  // a library object without a known content
+  if (o.input >= 0) return own();  // a written input object: unread fields are not in `fields`
+  std::string shape = "object:" + originalName(o.cls);
+  for (const auto& [name, v] : o.fields) {
+    shape += ":" + name;
+    add(v);
+  }
+  return tm_.apply(shape, FunKind::Library, Sort::Int, parts);
+}
+
+Term InputHeap::identityOf(State& s, Term value, int side) {
+  if (tm_.sort(value) != Sort::Ref) return value;
+  return identity(s, tm_.node(value).bits, side);
 }
 
 }  // namespace pasda::symexec

@@ -30,6 +30,23 @@ class InputHeap {
                     std::vector<std::pair<std::string, Term>>& newState);
   /// The side-neutral name of a class: "<main>" for the analysed classes of both sides.
   std::string originalName(const std::string& cls) const;
+  /// After <clinit> of an analysed class on `side`: its non-final static fields that the other
+  /// version declares too (same name and type) become inputs, read lazily (static_inputs).
+  void makeStaticInputs(State& s, Side side, const LoadedClass& cls);
+  /// The entry value of a lazy static field (an input shared by both versions), materialised
+  /// on first read like an input object's field. nullopt: the path ended (heap bound).
+  std::optional<Term> readStatic(State& s, Side side, const std::string& key, const std::string& name,
+                                 const std::string& desc);
+  /// The simple name of the analysed class (without the version suffix), used in paths.
+  std::string mainSimpleName() const;
+  /// A side-neutral term for the content of object `id` as seen by side `side`, for the
+  /// arguments of uninterpreted library calls: two objects get the same term only when no
+  /// library call can tell them apart (same string text, the same untouched input, arrays and
+  /// program objects of equal content, results of the same unmodelled call on equal arguments).
+  /// Anything else gets a term of its own per side and object, never shared.
+  Term identity(State& s, std::uint64_t id, int side, int depth = 0);
+  /// identity() for a reference term, the term itself for a primitive one.
+  Term identityOf(State& s, Term value, int side);
 
  private:
   using Entries = std::vector<std::pair<std::string, Term>>;
@@ -37,12 +54,22 @@ class InputHeap {
   /// Target of an input reference: input index, -1 for null, -2 if the path was cut.
   int chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull, std::string& fact);
   StepOutcome materializeLength(State& s);
+  /// Compare one pair of objects (matched by the bijection); reference fields go on `work`.
+  bool compareObjects(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
+                      std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
   /// Compare the fields of one pair of objects; reference fields go on `work`.
   bool compareFields(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
                      std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
   /// The value of field `n` of an object that one side never touched (see compareFields).
   Checked<Term> untouchedField(State& s, Object& missing, int missingSide, const std::string& n, Term known);
-  void compareStatics(State& s, Entries& oldState, Entries& newState);
+  /// Static fields of the analysed classes that both versions declare: primitives into the
+  /// entries, references as roots of the graph comparison. false: the path ended.
+  bool staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
+                   Entries& newState);
+  /// Console output of the two versions (compare_output).
+  void compareOutput(State& s, Entries& oldState, Entries& newState);
+  /// The static-field holder of the analysed classes (an input object without a reference).
+  int staticsHolder(State& s);
 
   terms::TermManager& tm_;
   const Program& program_;

@@ -234,7 +234,18 @@ StepOutcome Interpreter::throwRef(State& s, Term ref) {
       if (pc < h.start_pc || pc >= h.end_pc) continue;
       if (h.catch_type != 0) {
         std::string catchCls = f.m->owner->cf.pool.className(h.catch_type);
-        if (!program_.isSubclass(f.side, cls, catchCls)) continue;
+        if (cls.rfind("<exception of ", 0) == 0) {
+          // An exception of an unmodelled call: whether this handler takes it is unknown.
+          if (catchCls != "java/lang/Throwable") {
+            Term cond = tm_.apply("exception_is:" + catchCls, terms::FunKind::Library, Sort::Bool,
+                                  {tm_.apply(cls, terms::FunKind::Library, Sort::Int, {})});
+            auto taken = explorer_.branch(s, cond, false);
+            if (!taken) return StepOutcome::Ended;
+            if (!*taken) continue;
+          }
+        } else if (!program_.isSubclass(f.side, cls, catchCls)) {
+          continue;
+        }
       }
       f.stack.clear();
       f.stack.push_back(ref);
@@ -288,7 +299,11 @@ StepOutcome Interpreter::returnFrom(State& s, std::optional<Term> value) {
     return StepOutcome::Ended;
   }
   Frame& caller = s.frames.back();
-  if (done.m->name == "<clinit>") return StepOutcome::Continue;  // re-execute the caller's instruction
+  if (done.m->name == "<clinit>") {
+    // The analysed classes' non-final statics are inputs from here on (static_inputs).
+    if (done.m->owner->name == opt_.main_class[done.side]) inputs_.makeStaticInputs(s, done.side, *done.m->owner);
+    return StepOutcome::Continue;  // re-execute the caller's instruction
+  }
   if (value) caller.stack.push_back(*value);
   caller.ip += 1;
   return StepOutcome::Continue;
@@ -330,18 +345,97 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls)
     f.ip = 0;
     s.frames.push_back(std::move(f));
     pushed = true;
+  } else if (c->name == opt_.main_class[c->side]) {
+    inputs_.makeStaticInputs(s, c->side, *c);  // (after <clinit> otherwise: returnFrom)
   }
   return !pushed;
 }
 
 std::optional<Term> Interpreter::readField(State& s, Term ref, const std::string& name, const std::string& desc) {
   Object& o = deref(s, ref);
-  if (auto it = o.fields.find(name); it != o.fields.end()) return it->second;
+  if (auto it = o.fields.find(name); it != o.fields.end()) {
+    if (tm_.sort(it->second) != Sort::Ref || !deref(s, it->second).maybe_null || tm_.node(it->second).bits == 0)
+      return it->second;
+    std::optional<Term> v = settle(s, it->second);
+    if (v) deref(s, ref).fields[name] = *v;
+    return v;
+  }
+  if (o.havocked || o.opaque) {
+    // Written by an unmodelled call (or a library object's field): an unknown function of it.
+    jvm::TypeDesc td = jvm::parseFieldDescriptor(desc);
+    Term base = o.havoc_base ? o.havoc_base : inputs_.identity(s, tm_.node(ref).bits, s.frames.back().side);
+    if (td.kind != 'L' && td.kind != '[') {
+      Term v = tm_.apply("field:" + name, terms::FunKind::Library, sortOfDescriptor(td.kind), {base});
+      deref(s, ref).fields[name] = v;
+      return v;
+    }
+    Object f;
+    f.cls = td.kind == 'L' ? td.className() : td.text;
+    f.is_array = td.kind == '[';
+    f.opaque = true;
+    f.maybe_null = true;
+    f.ident = tm_.apply("field:" + name, terms::FunKind::Library, Sort::Int, {base});
+    Term fr = allocate(s, std::move(f));
+    std::optional<Term> v = settle(s, fr);
+    if (v) deref(s, ref).fields[name] = *v;
+    return v;
+  }
   if (!o.lazy || o.input < 0) return defaultValue(jvm::parseFieldDescriptor(desc));
   std::optional<Term> v = inputs_.readField(s, o, name, desc);
   if (!v) return std::nullopt;
   deref(s, ref).fields[name] = *v;  // (again: materialising may have grown the heap)
   return v;
+}
+
+std::optional<Term> Interpreter::settle(State& s, Term ref) {
+  if (tm_.node(ref).bits == 0) return ref;
+  Object& o = deref(s, ref);
+  if (!o.maybe_null) return ref;
+  Term ident = o.ident;
+  auto isNull = explorer_.branch(s, tm_.apply("isnull", terms::FunKind::Library, Sort::Bool, {ident}), false);
+  if (!isNull) return std::nullopt;
+  if (*isNull) return tm_.nullRef();
+  Object& obj = deref(s, ref);
+  obj.maybe_null = false;
+  if (obj.is_array && !fillOpaqueArray(s, ref)) return std::nullopt;
+  return ref;
+}
+
+bool Interpreter::fillOpaqueArray(State& s, Term ref) {
+  // Its length like an input array's, elements as functions of its identity.
+  const int bound = opt_.max_array_length;
+  int len = explorer_.choose(s, bound + 2);
+  if (len > bound) {
+    explorer_.note(s, "array produced by an unmodelled call longer than " + std::to_string(bound) + " (path cut)");
+    explorer_.cutPath(s, Explorer::Cut::Depth);
+    return false;
+  }
+  Object& arr = deref(s, ref);
+  const Term ident = arr.ident;
+  arr.opaque = false;
+  arr.elem_kind = arr.cls.size() > 1 ? arr.cls[1] : 'I';
+  arr.elem_sort = sortOfDescriptor(arr.elem_kind);
+  const std::string elemCls =
+      arr.cls.size() > 2 && arr.cls[1] == 'L' ? arr.cls.substr(2, arr.cls.size() - 3) : arr.cls.substr(1);
+  const bool elemArray = arr.cls.size() > 1 && arr.cls[1] == '[';
+  const Sort es = arr.elem_sort;
+  std::vector<Term> elems;
+  for (int k = 0; k < len; ++k) {
+    Term e = tm_.apply("elem" + std::to_string(k), terms::FunKind::Library, es == Sort::Ref ? Sort::Int : es, {ident});
+    if (es != Sort::Ref) {
+      elems.push_back(e);
+      continue;
+    }
+    Object h;
+    h.cls = elemCls;
+    h.is_array = elemArray;
+    h.opaque = true;
+    h.maybe_null = true;
+    h.ident = e;
+    elems.push_back(allocate(s, std::move(h)));
+  }
+  deref(s, ref).elems = std::move(elems);
+  return true;
 }
 
 }  // namespace pasda::symexec

@@ -55,6 +55,14 @@ class Interpreter {
   /// Field `name` of the non-null object `ref` (input objects are materialised on first read).
   /// nullopt: the path ended.
   std::optional<Term> readField(State& s, Term ref, const std::string& name, const std::string& desc);
+  /// A reference loaded from a field or an element that an unmodelled call produced: whether it
+  /// is null is decided now (a library-symbol branch), and an array gets its length and
+  /// elements. Returns the reference (null or the object); the caller stores it back.
+  /// nullopt: the path ended. Callers must have called Explorer::keepInstructionStart.
+  std::optional<Term> settle(State& s, Term ref);
+  /// Give an opaque array (from an unmodelled call) a length, explored like an input array's,
+  /// and elements that are functions of its identity. false: the path ended (length bound).
+  bool fillOpaqueArray(State& s, Term ref);
 
  private:
   /// Every opcode to its family's handler (an exhaustive switch).

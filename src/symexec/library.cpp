@@ -62,6 +62,8 @@ const LibraryRegistry& jdkModels() {
     lib::registerBoxModels(r);
     lib::registerObjectModels(r);
     lib::registerIoModels(r);
+    lib::registerArrayModels(r);
+    lib::registerEnumModels(r);
     lib::registerUnknownCallModels(r);
     return r;
   }();
@@ -93,7 +95,76 @@ std::optional<Term> ModelCall::field(Term ref, const std::string& name, const st
   return host_.readField(s_, ref, name, desc);
 }
 
-void ModelCall::setField(Term ref, const std::string& name, Term v) { object(ref).fields[name] = v; }
+void ModelCall::setField(Term ref, const std::string& name, Term v) {
+  Object& o = object(ref);
+  o.fields[name] = v;
+  o.dirty = true;
+}
+
+Term ModelCall::identity(Term value) { return host_.inputs().identityOf(s_, value, side()); }
+
+bool ModelCall::isProgramClass(const std::string& cls) const {
+  return host_.program().find(s_.frames.back().side, cls) != nullptr;
+}
+
+void ModelCall::print(Term value) { s_.printed[side()].push_back(value); }
+bool ModelCall::compareOutput() const { return host_.options().compare_output; }
+bool ModelCall::fillOpaqueArray(Term ref) { return host_.fillOpaqueArray(s_, ref); }
+int ModelCall::maxArrayLength() const { return host_.options().max_array_length; }
+std::optional<bool> ModelCall::assignable(const std::string& from, const std::string& to) const {
+  return host_.program().assignable(s_.frames.back().side, from, to);
+}
+
+namespace {
+
+/// One constant of a bootstrap method's static arguments, as text.
+std::string constantText(const jvm::ConstantPool& pool, std::uint16_t index) {
+  const jvm::CpEntry& e = pool.at(index);
+  switch (e.tag) {
+    case jvm::CpTag::String: return "S:" + pool.utf8(e.ref1);
+    case jvm::CpTag::Class: return "C:" + pool.utf8(e.ref1);
+    case jvm::CpTag::MethodType: return "T:" + pool.utf8(e.ref1);
+    case jvm::CpTag::Integer: case jvm::CpTag::Float: case jvm::CpTag::Long: case jvm::CpTag::Double:
+      return "N" + std::to_string(static_cast<int>(e.tag)) + ":" + std::to_string(e.value);
+    case jvm::CpTag::MethodHandle: {
+      const jvm::CpEntry& m = pool.at(e.ref1);
+      const jvm::CpEntry& nt = pool.at(m.ref2);
+      return "H" + std::to_string(e.kind) + ":" + pool.className(m.ref1) + "." + pool.utf8(nt.ref1) + pool.utf8(nt.ref2);
+    }
+    default: return "?" + std::to_string(static_cast<int>(e.tag));
+  }
+}
+
+}  // namespace
+
+std::string ModelCall::bootstrapKey() const {
+  const Frame& f = s_.frames.back();
+  const jvm::Instruction& in = f.m->insns.at(static_cast<std::size_t>(f.ip));
+  const jvm::ClassFile& cf = f.m->owner->cf;
+  try {
+    const jvm::Attribute* attr = jvm::findAttribute(cf.pool, cf.attributes, "BootstrapMethods");
+    if (!attr) return "";
+    const std::vector<std::uint8_t>& b = attr->data;
+    auto u2 = [&](std::size_t at) -> std::uint16_t {
+      if (at + 2 > b.size()) throw std::out_of_range("truncated BootstrapMethods attribute");
+      return static_cast<std::uint16_t>(b[at] << 8 | b[at + 1]);
+    };
+    const std::uint16_t wanted = cf.pool.at(in.cp_index).ref1;
+    std::size_t at = 2;
+    for (std::uint16_t i = 0, n = u2(0); i < n; ++i) {
+      std::uint16_t handle = u2(at), nargs = u2(at + 2);
+      if (i == wanted) {
+        std::string key = constantText(cf.pool, handle);
+        for (std::uint16_t k = 0; k < nargs; ++k) key += "|" + constantText(cf.pool, u2(at + 4 + 2u * k));
+        return key;
+      }
+      at += 4 + 2u * nargs;
+    }
+  } catch (const std::exception&) {
+    return "";
+  }
+  return "";
+}
 
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
 int ModelCall::choose(int n) { return host_.explorer().choose(s_, n); }

@@ -79,6 +79,22 @@ class ModelCall {
   /// read like getfield does. nullopt: the path ended (its input heap went past the bound).
   std::optional<Term> field(Term ref, const std::string& name, const std::string& desc);
   void setField(Term ref, const std::string& name, Term v);
+  /// A side-neutral term for a value: primitives as they are, references by the content a
+  /// library call can observe (InputHeap::identity).
+  Term identity(Term value);
+  /// Is `cls` a class of the analysed program (not of the library)?
+  bool isProgramClass(const std::string& cls) const;
+  /// For an invokedynamic call site: the bootstrap method and its static arguments as text
+  /// ("owner.name|arg|arg..."), "" if they cannot be read.
+  std::string bootstrapKey() const;
+  /// What the path printed so far on the calling side (console output compared as behaviour).
+  void print(Term value);
+  bool compareOutput() const;
+  /// Give an opaque array a length and elements (Interpreter::fillOpaqueArray). false: ended.
+  bool fillOpaqueArray(Term ref);
+  int maxArrayLength() const;
+  /// Program::assignable on the calling side.
+  std::optional<bool> assignable(const std::string& from, const std::string& to) const;
 
   // --- control ---------------------------------------------------------------------------
   /// Fork on a Bool term (a check, not counted against the depth budget). Returns the

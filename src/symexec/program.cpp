@@ -2,6 +2,7 @@
 // lookup with class-path loading, method resolution and subclass tests.
 #include "pasda/symexec/program.hpp"
 
+#include <set>
 #include <unordered_map>
 
 #include "pasda/jvm/errors.hpp"
@@ -134,6 +135,70 @@ bool Program::isSubclass(Side side, const std::string& sub, const std::string& s
       cur = librarySuperclass(cur);
     }
   }
+  return false;
+}
+
+namespace {
+
+/// Supertypes (superclass and interfaces) of a few library classes real code tests against.
+const std::vector<std::string>* librarySupertypes(const std::string& cls) {
+  static const std::unordered_map<std::string, std::vector<std::string>> table = {
+      {"java/lang/String", {"java/lang/Object", "java/lang/CharSequence", "java/lang/Comparable", "java/io/Serializable"}},
+      {"java/lang/Integer", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Long", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Short", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Byte", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Double", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Float", {"java/lang/Number", "java/lang/Comparable"}},
+      {"java/lang/Character", {"java/lang/Object", "java/lang/Comparable", "java/io/Serializable"}},
+      {"java/lang/Boolean", {"java/lang/Object", "java/lang/Comparable", "java/io/Serializable"}},
+      {"java/lang/Number", {"java/lang/Object", "java/io/Serializable"}},
+      {"java/lang/StringBuilder", {"java/lang/Object", "java/lang/CharSequence", "java/lang/Appendable"}},
+      {"java/lang/Enum", {"java/lang/Object", "java/lang/Comparable", "java/io/Serializable"}},
+      {"java/lang/Object", {}},
+  };
+  auto it = table.find(cls);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+bool isArrayType(const std::string& t) { return !t.empty() && t[0] == '['; }
+
+}  // namespace
+
+std::optional<bool> Program::assignable(Side side, const std::string& from, const std::string& to) const {
+  if (from == to || to == "java/lang/Object") return true;
+  if (isArrayType(from)) {
+    if (!isArrayType(to)) return to == "java/lang/Cloneable" || to == "java/io/Serializable";
+    std::string fe = from.substr(1), te = to.substr(1);
+    if (fe[0] == 'L' && te[0] == 'L') return assignable(side, fe.substr(1, fe.size() - 2), te.substr(1, te.size() - 2));
+    if (fe[0] == '[' && te[0] == 'L') {
+      std::string t = te.substr(1, te.size() - 2);
+      return t == "java/lang/Object" || t == "java/lang/Cloneable" || t == "java/io/Serializable";
+    }
+    if (fe[0] == '[' && te[0] == '[') return assignable(side, fe, te);
+    return false;  // primitive element types: only the same type
+  }
+  if (isArrayType(to)) return false;
+  std::vector<std::string> work{from};
+  std::set<std::string> seen;
+  bool unknown = false;
+  while (!work.empty()) {
+    std::string cur = work.back();
+    work.pop_back();
+    if (cur.empty() || !seen.insert(cur).second) continue;
+    if (cur == to) return true;
+    if (const LoadedClass* c = find(side, cur)) {
+      work.push_back(c->super_name);
+      for (std::uint16_t i : c->cf.interfaces) work.push_back(c->cf.pool.className(i));
+    } else if (const auto* sup = librarySupertypes(cur)) {
+      for (const std::string& t : *sup) work.push_back(t);
+    } else if (std::string sup = librarySuperclass(cur); sup != "java/lang/Object" || cur == "java/lang/Throwable") {
+      work.push_back(sup);
+    } else {
+      unknown = true;  // a library class whose supertypes the engine does not know
+    }
+  }
+  if (unknown) return std::nullopt;
   return false;
 }
 

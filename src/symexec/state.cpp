@@ -15,6 +15,9 @@ Sort sortOfDescriptor(char k) {
 }
 
 Term allocate(terms::TermManager& tm, State& s, Object obj) {
+  // Objects a class initialiser creates exist before the analysed call: a caller may pass them.
+  for (const Frame& f : s.frames)
+    if (f.m && f.m->name == "<clinit>") obj.preexisting = true;
   s.heap.push_back(std::move(obj));
   return tm.lit(Sort::Ref, s.heap.size() - 1);
 }

@@ -36,6 +36,16 @@ struct Object {
   int input = -1;    // index into State::inputs when this object is (a side's view of) an input object
   bool lazy = false; // fields and elements not yet read come from the input heap
   bool opaque = false;  // produced by a library call the engine does not model
+  /// A side-neutral term describing the object's current content for uninterpreted library
+  /// calls (equal terms only for objects a library call cannot tell apart); empty: derived
+  /// from the object (lib::identity).
+  Term ident;
+  bool dirty = false;     // written on this side (an input object's identity term no longer applies)
+  bool havocked = false;  // an unmodelled call may have changed its fields: reads are unknown
+  bool box_cache = false; // an Integer-like box from valueOf (may be the cached instance)
+  bool maybe_null = false;  // an element or field produced by an unmodelled call: null is decided on first use
+  Term havoc_base;          // havocked: unwritten fields are functions of this term
+  bool preexisting = false; // created by a class initialiser: it exists before the analysed call
 };
 
 /// An object of the input heap (reachable from the receiver or the parameters). Each side
@@ -71,6 +81,13 @@ struct State {
   std::shared_ptr<const Assignment> model;
   std::vector<Object> heap{1};  // id 0 is null
   std::map<std::string, Term> statics;  // "side#owner.name"
+  /// Non-final static fields of the analysed classes whose entry value is an input not yet
+  /// read on that side ("side#owner.name"); their values come from the statics input object.
+  std::set<std::string> lazy_statics;
+  int statics_input = -1;
+  std::map<std::string, std::uint64_t> interned;  // "side#text" -> the side's interned String (or Class) object  // index into inputs of the analysed classes' static-field holder
+  /// What each side printed (System.out/err), in order, when output is compared.
+  std::vector<Term> printed[3];
   std::set<std::string> initialized;    // "side#owner"
   std::vector<Term> pc;
   std::set<int> lines[3];

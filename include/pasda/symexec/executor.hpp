@@ -55,6 +55,11 @@ struct ExecOptions {
   /// The analysed class of each side (renamed); they correspond to each other, their static
   /// fields are compared, and their <clinit> runs before the product's run.
   std::string main_class[3];
+  /// Non-final static fields of the analysed classes that both versions declare hold arbitrary
+  /// (shared) values at entry, not only what <clinit> put there (docs/heap.md).
+  bool static_inputs = true;
+  /// What the versions print to System.out/System.err is compared like their results.
+  bool compare_output = true;
 };
 
 /// What one version (or the entry method) did on a path.

@@ -64,6 +64,10 @@ class Program {
                                   const std::string& descriptor) const;
   /// Is `sub` equal to or a subclass of `super` (library exception classes included)?
   bool isSubclass(Side side, const std::string& sub, const std::string& super) const;
+  /// Can a value of class or array type `from` be assigned to type `to` (checkcast,
+  /// instanceof)? Program classes' superclasses and interfaces are followed; nullopt when the
+  /// answer depends on a library class whose hierarchy the engine does not know.
+  std::optional<bool> assignable(Side side, const std::string& from, const std::string& to) const;
 
  private:
   std::map<std::string, std::unique_ptr<LoadedClass>> classes_[3];

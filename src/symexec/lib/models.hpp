@@ -10,10 +10,12 @@ void registerMathModels(LibraryRegistry& r);         // math.cpp: java.lang.Math
 void registerBoxModels(LibraryRegistry& r);          // boxes.cpp: Double, Integer, Long
 void registerObjectModels(LibraryRegistry& r);       // object.cpp: Object, library constructors
 void registerIoModels(LibraryRegistry& r);           // io.cpp: java.io.PrintStream
+void registerArrayModels(LibraryRegistry& r);        // arrays.cpp: java.util.Arrays, System.arraycopy, clone
+void registerEnumModels(LibraryRegistry& r);         // object.cpp: java.lang.Enum, java.util.Objects
 void registerUnknownCallModels(LibraryRegistry& r);  // unknown.cpp: the fallback, invokedynamic
 
-/// The result of a call the engine does not model: an opaque object for reference results, an
-/// uninterpreted function of the primitive arguments otherwise (with a warning naming it).
-Term opaqueResult(ModelCall& call);
+/// A call the engine does not model (the registry's fallback): see unknown.cpp. `site` names an
+/// invokedynamic call site ("" for a method call).
+ModelResult unknownCall(ModelCall& call, const std::string& display, const std::string& site);
 
 }  // namespace pasda::symexec::lib

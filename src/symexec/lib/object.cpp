@@ -13,12 +13,86 @@ ModelResult getClass(ModelCall& c) {
   return ModelResult::value(c.allocate(std::move(o)));
 }
 
+/// A constructor of a library class: the new object's content is a function of the constructor
+/// and its arguments (its identity for unmodelled calls); a program class's call of its library
+/// superclass's constructor (Object, Exception, ...) has no effect the engine tracks.
+ModelResult libraryInit(ModelCall& c) {
+  Object& o = c.object(c.receiver());
+  if (c.isProgramClass(o.cls)) return ModelResult::none();
+  std::vector<Term> args;
+  for (std::size_t i = 1; i < c.args().size(); ++i) args.push_back(c.identity(c.arg(i)));
+  Term ident = c.tm().apply("new:" + c.owner() + c.descriptor(), terms::FunKind::Library, Sort::Int, args);
+  c.object(c.receiver()).ident = ident;
+  return ModelResult::none();
+}
+
+bool isEnum(ModelCall& c, Term ref) {
+  const Object& o = c.object(ref);
+  std::optional<bool> e = c.assignable(o.cls, "java/lang/Enum");
+  return !o.opaque && c.isProgramClass(o.cls) && e && *e;
+}
+
+/// Enum.<init>(name, ordinal): the two fields Enum's methods read.
+ModelResult enumInit(ModelCall& c) {
+  if (!isEnum(c, c.receiver())) return libraryInit(c);
+  c.setField(c.receiver(), "$name", c.arg(1));
+  c.setField(c.receiver(), "$ordinal", c.arg(2));
+  return ModelResult::none();
+}
+
+ModelResult enumField(ModelCall& c, const char* field, const char* desc) {
+  if (!isEnum(c, c.receiver())) return ModelResult::declined();
+  std::optional<Term> v = c.field(c.receiver(), field, desc);
+  if (!v) return c.ended();
+  return ModelResult::value(*v);
+}
+
+ModelResult enumCompareTo(ModelCall& c) {
+  if (!isEnum(c, c.receiver())) return ModelResult::declined();
+  if (c.isNull(c.arg(1))) return c.throwNew("java/lang/NullPointerException");
+  if (!isEnum(c, c.arg(1)) || c.object(c.arg(1)).cls != c.object(c.receiver()).cls) return ModelResult::declined();
+  std::optional<Term> a = c.field(c.receiver(), "$ordinal", "I");
+  if (!a) return c.ended();
+  std::optional<Term> b = c.field(c.arg(1), "$ordinal", "I");
+  if (!b) return c.ended();
+  return ModelResult::value(c.tm().sub(*a, *b));
+}
+
+/// Objects.requireNonNull(x[, message]): x, or NullPointerException.
+ModelResult requireNonNull(ModelCall& c) {
+  if (c.desc().params.size() > 1 && c.desc().params[1].kind != 'L') return ModelResult::declined();
+  if (c.desc().params.size() > 1 && c.desc().params[1].className() != "java/lang/String") return ModelResult::declined();
+  if (c.isNull(c.arg(0))) return c.throwNew("java/lang/NullPointerException");
+  return ModelResult::value(c.arg(0));
+}
+
 }  // namespace
 
 void registerObjectModels(LibraryRegistry& r) {
   r.addOverloads("java/lang/Object", "getClass", getClass);
-  // Constructors of library classes (Object, exceptions, ...) have no effect the engine tracks.
-  r.addOverloads(LibraryRegistry::kAnyOwner, "<init>", [](ModelCall&) { return ModelResult::none(); });
+  r.addOverloads(LibraryRegistry::kAnyOwner, "<init>", libraryInit);
+}
+
+void registerEnumModels(LibraryRegistry& r) {
+  const char* any = LibraryRegistry::kAnyOwner;
+  r.add("java/lang/Enum", "<init>", "(Ljava/lang/String;I)V", enumInit);
+  r.add(any, "ordinal", "()I", [](ModelCall& c) { return enumField(c, "$ordinal", "I"); });
+  r.add(any, "name", "()Ljava/lang/String;", [](ModelCall& c) { return enumField(c, "$name", "Ljava/lang/String;"); });
+  r.add(any, "toString", "()Ljava/lang/String;", [](ModelCall& c) {
+    return enumField(c, "$name", "Ljava/lang/String;");  // (an override in the program runs as program code)
+  });
+  r.add(any, "compareTo", "(Ljava/lang/Enum;)I", enumCompareTo);
+  r.add(any, "equals", "(Ljava/lang/Object;)Z", [](ModelCall& c) {
+    if (!isEnum(c, c.receiver())) return ModelResult::declined();  // Enum.equals is final: identity
+    bool same = !c.isNull(c.arg(1)) && c.tm().node(c.arg(1)).bits == c.tm().node(c.receiver()).bits;
+    return ModelResult::value(c.tm().intLit(same ? 1 : 0));
+  });
+  const std::string objects = "java/util/Objects";
+  r.addOverloads(objects, "requireNonNull", requireNonNull);
+  r.add(objects, "isNull", "(Ljava/lang/Object;)Z",
+        [](ModelCall& c) { return ModelResult::value(c.tm().intLit(c.isNull(c.arg(0)) ? 1 : 0)); });
+  r.add(objects, "nonNull", "(Ljava/lang/Object;)Z",
+        [](ModelCall& c) { return ModelResult::value(c.tm().intLit(c.isNull(c.arg(0)) ? 0 : 1)); });
 }
 
 }  // namespace pasda::symexec::lib

@@ -1,40 +1,214 @@
-// Calls the engine does not model (the registry's fallback) and invokedynamic call sites: an
-// opaque object for a reference result, an uninterpreted function of the primitive arguments
-// (an inexact library symbol) otherwise; both leave a warning.
+// Calls the engine does not model (the registry's fallback) and invokedynamic call sites,
+// treated soundly (docs/interpreter.md, "Unmodelled calls"):
+//  * the result is an uninterpreted function of every argument, the receiver included, each
+//    reference argument by its identity term (InputHeap::identity), so the same call on equal
+//    arguments gives the same value in both versions and unchanged code still proves EQ;
+//  * the call may throw (an exception of the call's own pseudo class) and a reference result
+//    may be null, unless the method is known to be total / never to return null;
+//  * a call that may write (a mutable receiver, an array or object argument) changes what it
+//    can reach: library objects get a new identity, arrays new elements, program objects become
+//    havocked (their fields are read as unknowns);
+// all of it with library (inexact) symbols, so no verdict rests on them without a replay.
+#include <set>
+
 #include "models.hpp"
 
 namespace pasda::symexec::lib {
 
-Term opaqueResult(ModelCall& c) {
-  const jvm::TypeDesc& ret = c.desc().ret;
-  const std::string call = c.owner() + "." + c.name() + c.descriptor();
-  if (ret.kind == 'L' || ret.kind == '[') {
-    c.warn("library call " + call + " returns an opaque object");
-    Object o;
-    o.cls = ret.kind == 'L' ? ret.className() : ret.text;
-    o.is_array = ret.kind == '[';
-    o.opaque = true;
-    return c.allocate(std::move(o));
-  }
-  c.warn("library call " + call + " abstracted as an uninterpreted function");
-  std::vector<Term> fargs;
-  for (Term a : c.args())
-    if (c.tm().sort(a) != Sort::Ref) fargs.push_back(a);
-  std::string name = c.owner() + "." + c.name();
-  for (char& ch : name)
+namespace {
+
+using terms::FunKind;
+
+std::string dotted(std::string s) {
+  for (char& ch : s)
     if (ch == '/') ch = '.';
-  return c.tm().apply(name, terms::FunKind::Library, sortOf(ret), fargs);
+  return s;
+}
+
+/// Classes whose instances a library call cannot change.
+bool immutableClass(const std::string& cls) {
+  static const std::set<std::string> kImmutable = {
+      "java/lang/String",    "java/lang/Integer",   "java/lang/Long",       "java/lang/Short",
+      "java/lang/Byte",      "java/lang/Character", "java/lang/Boolean",    "java/lang/Double",
+      "java/lang/Float",     "java/lang/Class",     "java/math/BigInteger", "java/math/BigDecimal",
+      "java/util/UUID",      "java/util/Locale",    "java/lang/Enum",       "java/util/regex/Pattern",
+      "java/nio/charset/Charset", "java/time/Duration", "java/time/Instant"};
+  return kImmutable.count(cls) > 0;
+}
+
+/// Owners all of whose methods are total functions of their arguments (no exception beyond the
+/// null checks the interpreter makes, no effect) and never return null, on non-null arguments.
+bool totalOwner(const std::string& owner) {
+  return owner == "java/lang/Character" || owner == "java/lang/Boolean";
+}
+
+/// Methods known not to throw on a non-null receiver and non-null arguments, and (for reference
+/// results) never to return null.
+bool totalMethod(const std::string& owner, const std::string& name) {
+  static const std::set<std::string> kTotal = {
+      "java/lang/Object.hashCode",       "java/lang/Object.equals",        "java/lang/Object.toString",
+      "java/lang/String.length",         "java/lang/String.isEmpty",       "java/lang/String.equals",
+      "java/lang/String.hashCode",       "java/lang/String.toString",      "java/lang/String.valueOf",
+      "java/lang/String.equalsIgnoreCase", "java/lang/String.trim",        "java/lang/String.strip",
+      "java/lang/String.toUpperCase",    "java/lang/String.toLowerCase",   "java/lang/String.isBlank",
+      "java/lang/String.contains",       "java/lang/String.startsWith",    "java/lang/String.endsWith",
+      "java/lang/String.indexOf",        "java/lang/String.lastIndexOf",   "java/lang/String.concat",
+      "java/lang/String.compareTo",      "java/lang/String.toCharArray",   "java/lang/String.intern",
+      "java/lang/CharSequence.length",   "java/lang/CharSequence.toString",
+      "java/lang/Integer.valueOf",       "java/lang/Integer.intValue",     "java/lang/Integer.toString",
+      "java/lang/Integer.hashCode",      "java/lang/Integer.equals",       "java/lang/Integer.longValue",
+      "java/lang/Integer.bitCount",      "java/lang/Integer.reverse",      "java/lang/Integer.highestOneBit",
+      "java/lang/Integer.lowestOneBit",  "java/lang/Integer.numberOfLeadingZeros",
+      "java/lang/Integer.numberOfTrailingZeros", "java/lang/Integer.signum", "java/lang/Integer.toBinaryString",
+      "java/lang/Integer.toHexString",   "java/lang/Integer.toOctalString", "java/lang/Integer.doubleValue",
+      "java/lang/Long.valueOf",          "java/lang/Long.longValue",       "java/lang/Long.toString",
+      "java/lang/Long.hashCode",         "java/lang/Long.equals",          "java/lang/Long.intValue",
+      "java/lang/Long.bitCount",         "java/lang/Double.valueOf",       "java/lang/Double.doubleValue",
+      "java/lang/Double.toString",       "java/lang/Double.hashCode",      "java/lang/Double.isInfinite",
+      "java/lang/Float.valueOf",         "java/lang/Float.floatValue",     "java/lang/Float.isNaN",
+      "java/lang/Short.valueOf",         "java/lang/Byte.valueOf",         "java/lang/Short.shortValue",
+      "java/lang/Byte.byteValue",        "java/lang/StringBuilder.toString", "java/lang/StringBuilder.length",
+      "java/lang/StringBuilder.append",  "java/lang/StringBuffer.toString", "java/lang/StringBuffer.append",
+      "java/util/Objects.equals",        "java/util/Objects.hashCode",     "java/util/Objects.isNull",
+      "java/util/Objects.nonNull",       "java/util/Objects.hash",         "java/lang/System.identityHashCode",
+  };
+  return totalOwner(owner) || kTotal.count(owner + "." + name) > 0;
+}
+
+/// Calls whose results differ from run to run: never shared between the versions.
+bool nondeterministic(const std::string& owner, const std::string& name) {
+  return (owner == "java/lang/System" && (name == "nanoTime" || name == "currentTimeMillis" ||
+                                          name == "identityHashCode")) ||
+         (owner == "java/lang/Math" && name == "random") || owner == "java/util/Random" ||
+         owner == "java/util/concurrent/ThreadLocalRandom" || (name == "hashCode" && owner == "java/lang/Object");
+}
+
+/// The arguments of the call as side-neutral terms (receiver first).
+std::vector<Term> identities(ModelCall& c) {
+  std::vector<Term> out;
+  for (Term a : c.args()) out.push_back(c.identity(a));
+  if (nondeterministic(c.owner(), c.name()))
+    out.push_back(c.tm().apply("run#" + std::to_string(c.side()), FunKind::Library, Sort::Int, {}));
+  return out;
+}
+
+bool anyNullReference(ModelCall& c) {
+  for (Term a : c.args())
+    if (c.tm().sort(a) == Sort::Ref && c.isNull(a)) return true;
+  return false;
+}
+
+/// What an unmodelled call may write: library objects get a new identity (a function of the
+/// call and of every argument before it), arrays of primitives new elements, program objects
+/// and arrays of references are havocked (their fields and elements read as unknowns).
+void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before) {
+  terms::TermManager& tm = c.tm();
+  for (std::size_t i = 0; i < c.args().size(); ++i) {
+    Term a = c.arg(i);
+    if (tm.sort(a) != Sort::Ref || c.isNull(a)) continue;
+    Object& o = c.object(a);
+    if (!o.is_array && immutableClass(o.cls)) continue;
+    const std::string tag = call + "#" + std::to_string(i);
+    const Term after = tm.apply("after:" + tag, FunKind::Library, Sort::Int, before);
+    o.dirty = true;
+    if (!o.is_array) {
+      o.ident = after;
+      if (c.isProgramClass(o.cls)) {
+        // Its fields are now unknown functions of this call (read on demand).
+        o.havocked = true;
+        o.havoc_base = after;
+        o.fields.clear();
+      }
+      continue;
+    }
+    o.ident = Term{};  // an array's identity follows its elements
+    if (o.elem_sort != Sort::Ref) {
+      for (std::size_t k = 0; k < o.elems.size(); ++k)
+        o.elems[k] = tm.apply("after:" + tag + "[" + std::to_string(k) + "]", FunKind::Library, o.elem_sort, before);
+      continue;
+    }
+    const std::string elemCls = o.cls.size() > 2 && o.cls[1] == 'L' ? o.cls.substr(2, o.cls.size() - 3) : o.cls.substr(1);
+    const bool elemArray = o.cls.size() > 1 && o.cls[1] == '[';
+    const std::size_t n = o.elems.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      Object h;
+      h.cls = elemCls;
+      h.is_array = elemArray;
+      h.opaque = true;
+      h.maybe_null = true;
+      h.ident = tm.apply("after:" + tag + "[" + std::to_string(k) + "]", FunKind::Library, Sort::Int, before);
+      Term ref = c.allocate(std::move(h));
+      c.object(a).elems[k] = ref;  // (allocation may have moved the array)
+    }
+  }
+}
+
+bool mayWrite(ModelCall& c) {
+  for (Term a : c.args()) {
+    if (c.tm().sort(a) != Sort::Ref || c.isNull(a)) continue;
+    const Object& o = c.object(a);
+    if (o.is_array || !immutableClass(o.cls)) return true;
+  }
+  return false;
+}
+
+/// An array returned by an unmodelled call: a length chosen like an input array's (longer ones
+/// cut the path) and elements that are functions of the call; reference elements may be null.
+ModelResult opaqueArray(ModelCall& c, Object o) {
+  o.elem_kind = o.cls.size() > 1 ? o.cls[1] : 'I';
+  o.elem_sort = sortOfDescriptor(o.elem_kind);
+  Term arr = c.allocate(std::move(o));
+  if (!c.fillOpaqueArray(arr)) return c.ended();
+  return ModelResult::value(arr);
+}
+
+}  // namespace
+
+ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site) {
+  terms::TermManager& tm = c.tm();
+  const jvm::TypeDesc& ret = c.desc().ret;
+  const std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
+  std::vector<Term> args = identities(c);
+  if (c.owner().empty() && site.rfind("concat", 0) != 0)
+    // A call site other than string concatenation (a lambda, a record's methods): its
+    // behaviour is code of the version that made it, so it is never shared between them.
+    args.push_back(tm.apply("site#" + std::to_string(c.side()), FunKind::Library, Sort::Int, {}));
+  const bool total = (site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c);
+  c.warn("library call " + display + " is not modelled: an uninterpreted function of its arguments");
+  if (!total) {
+    // The call may throw: an exception of the call's own pseudo class (docs/interpreter.md).
+    auto threw = c.branch(tm.apply("throws:" + call, FunKind::Library, Sort::Bool, args));
+    if (!threw) return c.ended();
+    if (*threw) return c.throwNew("<exception of " + call + ">");
+  }
+  if (mayWrite(c)) havocArguments(c, call, args);
+  if (ret.kind == 'V') return ModelResult::none();
+  if (ret.kind != 'L' && ret.kind != '[')
+    return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));
+  if (!total) {
+    auto isNull = c.branch(tm.apply("isnull:" + call, FunKind::Library, Sort::Bool, args));
+    if (!isNull) return c.ended();
+    if (*isNull) return ModelResult::value(tm.nullRef());
+  }
+  Object o;
+  o.cls = ret.kind == 'L' ? ret.className() : ret.text;
+  o.is_array = ret.kind == '[';
+  o.opaque = true;
+  o.ident = tm.apply(call, FunKind::Library, Sort::Int, args);
+  if (o.is_array) return opaqueArray(c, std::move(o));
+  return ModelResult::value(c.allocate(std::move(o)));
 }
 
 void registerUnknownCallModels(LibraryRegistry& r) {
-  r.setFallback([](ModelCall& c) {
-    if (c.desc().ret.kind == 'V') return ModelResult::none();  // no effect is tracked, no value to invent
-    return ModelResult::value(opaqueResult(c));
-  });
+  r.setFallback([](ModelCall& c) { return unknownCall(c, c.owner() + "." + c.name() + c.descriptor(), ""); });
   r.addClass(LibraryRegistry::kInvokeDynamic, [](ModelCall& c) {
-    c.warn("invokedynamic " + c.name() + c.descriptor() + " yields an opaque value");
-    if (c.desc().ret.kind == 'V') return ModelResult::none();
-    return ModelResult::value(opaqueResult(c));
+    // String concatenation is a deterministic function of its recipe and arguments; any other
+    // call site is the version's own code (see unknownCall).
+    std::string key = c.bootstrapKey();
+    bool concat = key.find("java/lang/invoke/StringConcatFactory.") != std::string::npos;
+    std::string site = concat ? "concat:" + key.substr(key.find('|') == std::string::npos ? 0 : key.find('|') + 1)
+                              : "invokedynamic:" + c.name();
+    return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site);
   });
 }
 

@@ -25,13 +25,31 @@ StepOutcome load(Interpreter& I, State& s) {
   terms::TermManager& tm = I.tm();
   Term idx = pop(s);
   Term ref = pop(s);
+  I.explorer().keepInstructionStart(s);  // an element from an unmodelled call may decide its nullness
   Checked<Object*> arr = checkedElement(I, s, ref, idx);
   if (!arr.ok()) return arr.outcome();
   const std::vector<Term>& elems = (*arr)->elems;
-  if (auto k = tm.asInteger(idx)) return pushNext(s, elems[static_cast<std::size_t>(*k)]);
-  Term v = elems.back();
-  for (std::size_t i = elems.size() - 1; i-- > 0;)
-    v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), elems[i], v);
+  if (auto k = tm.asInteger(idx)) {
+    Term e = elems[static_cast<std::size_t>(*k)];
+    if (tm.sort(e) == Sort::Ref && tm.node(e).bits != 0 && I.deref(s, e).maybe_null) {
+      std::optional<Term> settled = I.settle(s, e);
+      if (!settled) return StepOutcome::Ended;
+      I.deref(s, ref).elems[static_cast<std::size_t>(*k)] = *settled;
+      e = *settled;
+    }
+    return pushNext(s, e);
+  }
+  for (std::size_t i = 0; i < I.deref(s, ref).elems.size(); ++i) {  // a symbolic index may meet any element
+    Term e = I.deref(s, ref).elems[i];
+    if (tm.sort(e) != Sort::Ref || tm.node(e).bits == 0 || !I.deref(s, e).maybe_null) continue;
+    std::optional<Term> settled = I.settle(s, e);
+    if (!settled) return StepOutcome::Ended;
+    I.deref(s, ref).elems[i] = *settled;
+  }
+  const std::vector<Term>& all = I.deref(s, ref).elems;
+  Term v = all.back();
+  for (std::size_t i = all.size() - 1; i-- > 0;)
+    v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), all[i], v);
   return pushNext(s, v);
 }
 
@@ -43,6 +61,8 @@ StepOutcome store(Interpreter& I, State& s) {
   Checked<Object*> checked = checkedElement(I, s, ref, idx);
   if (!checked.ok()) return checked.outcome();
   Object& arr = **checked;
+  arr.dirty = true;
+  arr.ident = Term{};
   v = narrowTo(tm, arr.elem_kind, v);
   if (auto k = tm.asInteger(idx)) {
     arr.elems[static_cast<std::size_t>(*k)] = v;

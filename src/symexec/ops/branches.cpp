@@ -50,6 +50,41 @@ Term twoOperandCondition(terms::TermManager& tm, Opcode op, Term a, Term b) {
   }
 }
 
+/// Reference equality (if_acmpeq/ne). Distinct objects are different, except where Java's
+/// identity is not known to the engine: a result of an unmodelled call may be any object (an
+/// uninterpreted condition), and boxes from valueOf share the cached instances (-128..127).
+Term referenceEquality(Interpreter& I, State& s, Term a, Term b) {
+  terms::TermManager& tm = I.tm();
+  std::uint64_t ia = tm.node(a).bits, ib = tm.node(b).bits;
+  if (ia == ib || ia == 0 || ib == 0) return tm.eq(a, b);
+  const Object& oa = I.deref(s, a);
+  const Object& ob = I.deref(s, b);
+  if (oa.box_cache && ob.box_cache && oa.cls == ob.cls) {
+    auto va = oa.fields.find("value"), vb = ob.fields.find("value");
+    if (va != oa.fields.end() && vb != ob.fields.end()) {
+      Term lo = tm.intLit(oa.cls == "java/lang/Character" ? 0 : -128);
+      Term v = va->second;
+      if (tm.sort(v) == Sort::Long) return tm.land(tm.eq(v, vb->second), tm.land(tm.le(tm.longLit(-128), v), tm.le(v, tm.longLit(127))));
+      return tm.land(tm.eq(v, vb->second), tm.land(tm.le(lo, v), tm.le(v, tm.intLit(127))));
+    }
+  }
+  if (oa.input >= 0 && ob.input >= 0) return tm.eq(a, b);  // the input heap chose their aliasing
+  auto unknownIdentity = [](const Object& o) {
+    return o.opaque || o.box_cache || o.havocked || (o.input >= 0 && !o.is_array && o.cls == "java/lang/String");
+  };
+  const bool interned = [&] {  // a literal against an input string: the caller may pass the literal itself
+    auto literal = [](const Object& o) { return o.cls == "java/lang/String" && o.input < 0 && !o.opaque; };
+    return (literal(oa) && ob.input >= 0) || (literal(ob) && oa.input >= 0) ||
+           (oa.preexisting && ob.input >= 0) || (ob.preexisting && oa.input >= 0);  // e.g. an enum constant
+  }();
+  if (unknownIdentity(oa) || unknownIdentity(ob) || interned) {
+    const int side = s.frames.back().side;
+    return tm.apply("same_object", terms::FunKind::Library, Sort::Bool,
+                    {I.inputs().identity(s, ia, side), I.inputs().identity(s, ib, side)});
+  }
+  return tm.eq(a, b);
+}
+
 StepOutcome conditionalJump(Interpreter& I, State& s, const Instruction& in, Term cond) {
   auto taken = I.explorer().branch(s, cond, inCountedCode(s));
   if (!taken) return StepOutcome::Ended;
@@ -86,10 +121,16 @@ StepOutcome branches(Interpreter& I, State& s, const Instruction& in) {
     case Opcode::ifeq: case Opcode::ifne: case Opcode::iflt: case Opcode::ifge: case Opcode::ifgt: case Opcode::ifle:
       return conditionalJump(I, s, in, conditionAgainstZero(tm, in.op, pop(s)));
     case Opcode::if_icmpeq: case Opcode::if_icmpne: case Opcode::if_icmplt: case Opcode::if_icmpge:
-    case Opcode::if_icmpgt: case Opcode::if_icmple: case Opcode::if_acmpeq: case Opcode::if_acmpne: {
+    case Opcode::if_icmpgt: case Opcode::if_icmple: {
       Term b = pop(s);
       Term a = pop(s);
       return conditionalJump(I, s, in, twoOperandCondition(tm, in.op, a, b));
+    }
+    case Opcode::if_acmpeq: case Opcode::if_acmpne: {
+      Term b = pop(s);
+      Term a = pop(s);
+      Term same = referenceEquality(I, s, a, b);
+      return conditionalJump(I, s, in, in.op == Opcode::if_acmpeq ? same : tm.lnot(same));
     }
     case Opcode::ifnull: return conditionalJump(I, s, in, tm.eq(pop(s), tm.nullRef()));
     case Opcode::ifnonnull: return conditionalJump(I, s, in, tm.ne(pop(s), tm.nullRef()));

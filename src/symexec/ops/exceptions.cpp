@@ -9,6 +9,7 @@ using jvm::Opcode;
 StepOutcome exceptions(Interpreter& I, State& s, const Instruction& in) {
   switch (in.op) {
     case Opcode::athrow: {
+      I.explorer().keepInstructionStart(s);  // unwinding may decide whether a handler takes it
       Term ref = pop(s);
       if (Guard g = I.requireNonNull(s, ref)) return *g;
       return I.throwRef(s, ref);

@@ -20,8 +20,12 @@ StepOutcome libraryStatic(Interpreter& I, State& s, const Instruction& in) {
   }
   jvm::TypeDesc td = jvm::parseFieldDescriptor(r.descriptor);
   if (td.kind == 'L' || td.kind == '[') {
+    // An object of the library (System.out, ...): the same field is the same object content.
     Object o;
     o.cls = td.kind == 'L' ? td.className() : td.text;
+    o.is_array = td.kind == '[';
+    o.opaque = true;
+    o.ident = I.tm().apply("static:" + r.owner + "." + r.name, terms::FunKind::Library, Sort::Int, {});
     return pushNext(s, I.allocate(s, std::move(o)));
   }
   I.explorer().note(s, "library static field " + r.owner + "." + r.name + " is an uninterpreted constant");
@@ -55,9 +59,14 @@ StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {
   std::string key = staticKey(I.program(), c, r.name);
   if (in.op == Opcode::getstatic) {
     auto it = s.statics.find(key);
-    if (it == s.statics.end()) throw ExecError("unknown static field " + r.owner + "." + r.name);
-    return pushNext(s, it->second);
+    if (it != s.statics.end()) return pushNext(s, it->second);
+    if (!s.lazy_statics.count(key)) throw ExecError("unknown static field " + r.owner + "." + r.name);
+    // A non-final static of the analysed class: its entry value is an input (docs/heap.md).
+    std::optional<Term> v = I.inputs().readStatic(s, side, key, r.name, r.descriptor);
+    if (!v) return StepOutcome::Ended;
+    return pushNext(s, *v);
   }
+  s.lazy_statics.erase(key);
   s.statics[key] = pop(s);
   return next(s);
 }
@@ -68,9 +77,14 @@ StepOutcome instanceField(Interpreter& I, State& s, const Instruction& in) {
   Term ref = pop(s);
   if (Guard g = I.requireNonNull(s, ref)) return *g;
   if (in.op == Opcode::putfield) {
-    I.deref(s, ref).fields[in.member.name] = v;
+    Object& o = I.deref(s, ref);
+    o.fields[in.member.name] = v;
+    o.dirty = true;
+    o.ident = Term{};
     return next(s);
   }
+  // (a field produced by an unmodelled call decides its nullness here, after the null check)
+  I.explorer().keepInstructionStart(s);
   std::optional<Term> value = I.readField(s, ref, in.member.name, in.member.descriptor);
   if (!value) return StepOutcome::Ended;
   return pushNext(s, *value);

@@ -16,15 +16,33 @@ StepOutcome newObject(Interpreter& I, State& s, const Instruction& in) {
   return pushNext(s, I.allocate(s, std::move(o)));
 }
 
-/// checkcast and instanceof: null passes checkcast and is no instance of anything.
+/// checkcast and instanceof: null passes checkcast and is no instance of anything. Where the
+/// answer depends on what the engine does not know (an object from an unmodelled call, a
+/// library class's supertypes), it is an uninterpreted condition, and an object found to be
+/// an instance takes the tested type.
 StepOutcome typeTest(Interpreter& I, State& s, const Instruction& in) {
+  I.explorer().keepInstructionStart(s);
   Term ref = pop(s);
   const bool isNull = I.tm().node(ref).bits == 0;
   bool ok = false;
   if (!isNull) {
     const Object& o = I.deref(s, ref);
-    if (in.type[0] == '[') ok = o.cls == in.type || in.type == "[Ljava/lang/Object;";
-    else ok = !o.is_array ? I.program().isSubclass(s.frames.back().side, o.cls, in.type) : in.type == "java/lang/Object";
+    std::optional<bool> known = I.program().assignable(s.frames.back().side, o.cls, in.type);
+    if (o.opaque && known && !*known) known.reset();  // its dynamic class may be a subclass
+    if (known) {
+      ok = *known;
+    } else {
+      Term cond = I.tm().apply("instanceof:" + in.type, terms::FunKind::Library, Sort::Bool,
+                               {I.inputs().identity(s, I.tm().node(ref).bits, s.frames.back().side)});
+      auto is = I.explorer().branch(s, cond, false);
+      if (!is) return StepOutcome::Ended;
+      ok = *is;
+      if (ok && !I.deref(s, ref).is_array && in.type[0] != '[') {
+        Object& obj = I.deref(s, ref);
+        if (I.program().find(s.frames.back().side, in.type) || !I.program().find(s.frames.back().side, obj.cls))
+          obj.cls = in.type;  // refined (a library object's class never becomes less precise)
+      }
+    }
   }
   if (in.op == Opcode::instanceof) return pushNext(s, I.tm().intLit(!isNull && ok ? 1 : 0));
   if (!isNull && !ok) return I.throwNew(s, "java/lang/ClassCastException");

@@ -18,10 +18,16 @@ StepOutcome constant(Interpreter& I, State& s, const Instruction& in) {
     case jvm::ConstValue::Kind::Double: return pushNext(s, tm.lit(Sort::Double, c.bits));
     case jvm::ConstValue::Kind::String:
     case jvm::ConstValue::Kind::Class: {
+      // String literals are interned (and Class constants unique): the same text is the same
+      // object on a side, as `==` sees it in Java.
+      const std::string key = std::to_string(s.frames.back().side) + (c.kind == jvm::ConstValue::Kind::String ? "#S" : "#C") + c.text;
+      if (auto it = s.interned.find(key); it != s.interned.end()) return pushNext(s, tm.lit(Sort::Ref, it->second));
       Object o;
       o.cls = c.kind == jvm::ConstValue::Kind::String ? "java/lang/String" : "java/lang/Class";
       o.text = c.text;
-      return pushNext(s, I.allocate(s, std::move(o)));
+      Term ref = I.allocate(s, std::move(o));
+      s.interned[key] = tm.node(ref).bits;
+      return pushNext(s, ref);
     }
     default:
       throw ExecError("unsupported constant kind (MethodType/MethodHandle/Dynamic) in " + s.frames.back().m->key());

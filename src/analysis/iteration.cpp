@@ -38,6 +38,8 @@ void loadProgram(const IterationEnv& env, symexec::Program& program) {
 void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   const Prepared& p = env.prepared;
   eo.heap_bound = env.options->heap_bound;
+  eo.static_inputs = env.options->static_inputs;
+  eo.compare_output = env.options->compare_output;
   eo.main_class[symexec::kOld] = p.old_name;
   eo.main_class[symexec::kNew] = p.new_name;
 }

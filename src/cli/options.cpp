@@ -64,6 +64,14 @@ po::options_description describeOptions() {
     ("heap-bound", po::value<std::string>()->default_value("2"), "symbolic objects per type (0 to 64)")
     ("max-array-length", po::value<std::string>()->default_value("8"), "symbolic array lengths are explored up to "
                                                                         "this (0 to 4096)")
+    ("static-inputs", po::value<std::string>()->default_value("on"), "on: non-final static fields of the analysed "
+                                                                      "class hold arbitrary entry values (equal in both "
+                                                                      "versions); off: their values after <clinit>")
+    ("compare-output", po::value<std::string>()->default_value("on"), "on: what the versions print (System.out/err) "
+                                                                       "is compared like their results; off: ignored")
+    ("shortcut", po::value<std::string>()->default_value("on"), "release diff: on: methods whose code and reachable "
+                                                                 "callees are identical are EQ without analysis; off: "
+                                                                 "analyse them too")
     ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing; checked before "
                                      "the analysis)")
     ("format", po::value<std::string>()->default_value("text"), "output: text or json")
@@ -150,6 +158,9 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));
   o.max_array_length = static_cast<int>(wholeNumber("max-array-length", text("max-array-length"), 0, kMaxArrayLength));
   o.replay = oneOf("replay", text("replay"), {"auto", "jvm", "interp", "off"});
+  o.static_inputs = oneOf("static-inputs", text("static-inputs"), {"on", "off"}) == "on";
+  o.compare_output = oneOf("compare-output", text("compare-output"), {"on", "off"}) == "on";
+  oneOf("shortcut", text("shortcut"), {"on", "off"});
   o.expected = text("expected");
   if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
   o.benchmark = text("benchmark");

@@ -164,6 +164,7 @@ int runReleaseCommand(const po::variables_map& vm, const analysis::Options& opti
       ro.shard_count = s.n;
     }
     ro.version = version;
+    ro.identical_shortcut = vm["shortcut"].as<std::string>() == "on";
     openDb();
     ProgressLine progress;
     progress.on = verbosity > 0 && ::isatty(2);

@@ -173,9 +173,9 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
   s.version = opt.version;
   all.started_at = started;
   for (MethodEntry& m : all.methods) {
-    if (m.category == Category::Identical) {
+    if (m.category == Category::Identical && opt.identical_shortcut) {
       m.verdict = classify::Verdict::EQ;
-    } else if (analysed(m.category)) {
+    } else if (analysed(m.category) || m.category == Category::Identical) {
       m.note = notAnalysable(o, n, m);
       if (!m.note.empty()) m.verdict = classify::Verdict::UNKNOWN;
     }
@@ -190,7 +190,7 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < r.methods.size(); ++i) {
     const MethodEntry& m = r.methods[i];
-    if (!analysed(m.category) || m.verdict) continue;
+    if ((!analysed(m.category) && m.category != Category::Identical) || m.verdict) continue;
     jobs.push_back({i, jvm::toInternalName(m.cls), m.name, m.descriptor});
   }
   std::vector<std::size_t> size(r.methods.size(), 0);

@@ -64,9 +64,9 @@ Json method(const MethodEntry& m) {
   j["descriptor"] = m.descriptor;
   j["category"] = release::categoryName(m.category);
   j["result"] = m.verdict ? Json(classify::verdictName(*m.verdict)) : Json(nullptr);
-  j["decided_by"] = m.category == Category::Identical ? Json("identical code")
-                    : m.run                           ? Json("analysis")
-                                                      : Json(nullptr);
+  j["decided_by"] = m.run                             ? Json("analysis")
+                    : m.category == Category::Identical ? Json("identical code")
+                                                        : Json(nullptr);
   j["reason"] = optText(m.reason);
   j["api_changes"] = m.api_changes;
   j["note"] = optText(m.note);

@@ -105,8 +105,7 @@ StepOutcome InputHeap::materializeLength(State& s) {
   std::vector<Term> elems;
   for (int i = 0; i < len; ++i) {
     std::string name = in.path + "[" + std::to_string(i) + "]";
-    Term v = es == Sort::Ref ? tm_.nullRef() : tm_.var(name, es);
-    if (es != Sort::Ref) explorer_.addInputVar(v);
+    Term v = es == Sort::Ref ? tm_.nullRef() : inputVar(s, name, elem);
     in.fields["[" + std::to_string(i) + "]"] = v;
     elems.push_back(v);
   }
@@ -149,9 +148,8 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
     if (&s.heap[in->side_obj[sd]] == &o) side = sd;
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
   if (!isRefDesc(desc)) {
-    Term v = tm_.var(in->path + "." + name, sortOfDescriptor(desc[0]));
-    explorer_.addInputVar(v);
-    in->fields[name] = v;
+    Term v = inputVar(s, in->path + "." + name, desc[0]);
+    s.inputs[static_cast<std::size_t>(k)].fields[name] = v;
     return v;
   }
   auto rf = in->ref_fields.find(name);
@@ -255,6 +253,24 @@ bool InputHeap::compareObjects(State& s, const std::string& path, std::uint64_t 
     Term x = identity(s, ia, kOld), y = identity(s, ib, kNew);
     oldState.emplace_back(path, x);
     newState.emplace_back(path, y);
+    return true;
+  }
+  if (oa.chars && ob.chars) {  // strings and builders with known characters: their texts
+    if (oa.elems.size() != ob.elems.size()) {
+      oldState.emplace_back(path + ".length()", tm_.intLit(static_cast<std::int32_t>(oa.elems.size())));
+      newState.emplace_back(path + ".length()", tm_.intLit(static_cast<std::int32_t>(ob.elems.size())));
+      return true;
+    }
+    for (std::size_t i = 0; i < oa.elems.size(); ++i) {
+      if (oa.elems[i] == ob.elems[i]) continue;
+      oldState.emplace_back(path + ".charAt(" + std::to_string(i) + ")", oa.elems[i]);
+      newState.emplace_back(path + ".charAt(" + std::to_string(i) + ")", ob.elems[i]);
+    }
+    return true;
+  }
+  if (oa.chars || ob.chars) {
+    oldState.emplace_back(path, identity(s, ia, kOld));
+    newState.emplace_back(path, identity(s, ib, kNew));
     return true;
   }
   if (oa.cls == "java/lang/String" && !oa.is_array) {
@@ -468,6 +484,7 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
   auto own = [&] {  // never shared: this side's own object
     return tm_.apply("object#" + std::to_string(side) + "#" + std::to_string(id), FunKind::Library, Sort::Int, {});
   };
+  if (o.chars) return tm_.apply(originalName(o.cls) + "#" + std::to_string(o.elems.size()), FunKind::Library, Sort::Int, o.elems);
   if (o.input >= 0 && !o.dirty && !o.havocked)
     return tm_.apply("input:" + s.inputs[static_cast<std::size_t>(o.input)].path, FunKind::Library, Sort::Int, {});
   if (o.cls == "java/lang/String" && !o.is_array && !o.opaque && o.input < 0)
@@ -498,6 +515,58 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
 Term InputHeap::identityOf(State& s, Term value, int side) {
   if (tm_.sort(value) != Sort::Ref) return value;
   return identity(s, tm_.node(value).bits, side);
+}
+
+Term InputHeap::inputVar(State& s, const std::string& name, char kind) {
+  Term v = tm_.var(name, sortOfDescriptor(kind));
+  explorer_.addInputVar(v);
+  auto range = [&](std::int32_t lo, std::int32_t hi) {
+    s.pc.push_back(tm_.land(tm_.ge(v, tm_.intLit(lo)), tm_.le(v, tm_.intLit(hi))));
+    s.model.reset();  // (a model of the path so far need not satisfy the new range)
+  };
+  switch (kind) {
+    case 'Z': range(0, 1); break;
+    case 'B': range(-128, 127); break;
+    case 'S': range(-32768, 32767); break;
+    case 'C': range(0, 65535); break;
+    default: break;
+  }
+  return v;
+}
+
+bool InputHeap::materializeString(State& s, std::uint64_t id) {
+  Object& o = s.heap[id];
+  if (o.chars) return true;
+  if (o.input < 0) return false;
+  const int index = o.input;
+  InputObject& in = s.inputs[static_cast<std::size_t>(index)];
+  if (!in.fields.count("length")) {
+    int len = explorer_.choose(s, opt_.max_array_length + 2);
+    if (len > opt_.max_array_length) {
+      explorer_.note(s, "input strings longer than " + std::to_string(opt_.max_array_length) + " (path cut)");
+      explorer_.cutPath(s, Explorer::Cut::Depth);
+      return false;
+    }
+    s.heap_facts.push_back(s.inputs[static_cast<std::size_t>(index)].path + ".length() == " + std::to_string(len));
+    s.inputs[static_cast<std::size_t>(index)].fields["length"] = tm_.intLit(len);
+    for (int i = 0; i < len; ++i) {
+      std::string name = s.inputs[static_cast<std::size_t>(index)].path + ".charAt(" + std::to_string(i) + ")";
+      Term v = inputVar(s, name, 'C');
+      s.inputs[static_cast<std::size_t>(index)].fields["[" + std::to_string(i) + "]"] = v;
+    }
+  }
+  InputObject& done = s.inputs[static_cast<std::size_t>(index)];
+  auto len = tm_.asInteger(done.fields["length"]);
+  std::vector<Term> elems;
+  for (std::int64_t i = 0; len && i < *len; ++i) elems.push_back(done.fields["[" + std::to_string(i) + "]"]);
+  for (int side : {kOld, kNew}) {
+    Object& copy = s.heap[done.side_obj[side]];
+    copy.chars = true;
+    copy.elems = elems;
+    copy.elem_kind = 'C';
+    copy.elem_sort = Sort::Int;
+  }
+  return true;
 }
 
 }  // namespace pasda::symexec

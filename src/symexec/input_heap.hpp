@@ -39,6 +39,14 @@ class InputHeap {
                                  const std::string& desc);
   /// The simple name of the analysed class (without the version suffix), used in paths.
   std::string mainSimpleName() const;
+  /// The characters of an input String (a parameter, a field, a static), materialised on first
+  /// use like an input array: a length explored up to max_array_length (longer ones cut the
+  /// path) and one input variable in 0..65535 per character, shared by both sides.
+  /// false: the path ended.
+  bool materializeString(State& s, std::uint64_t id);
+  /// A new input variable of primitive descriptor `kind`, with its range (boolean, byte, char,
+  /// short) added to the path condition.
+  Term inputVar(State& s, const std::string& name, char kind);
   /// A side-neutral term for the content of object `id` as seen by side `side`, for the
   /// arguments of uninterpreted library calls: two objects get the same term only when no
   /// library call can tell them apart (same string text, the same untouched input, arrays and

@@ -64,6 +64,7 @@ const LibraryRegistry& jdkModels() {
     lib::registerIoModels(r);
     lib::registerArrayModels(r);
     lib::registerEnumModels(r);
+    lib::registerStringModels(r);
     lib::registerUnknownCallModels(r);
     return r;
   }();
@@ -110,6 +111,17 @@ bool ModelCall::isProgramClass(const std::string& cls) const {
 void ModelCall::print(Term value) { s_.printed[side()].push_back(value); }
 bool ModelCall::compareOutput() const { return host_.options().compare_output; }
 bool ModelCall::fillOpaqueArray(Term ref) { return host_.fillOpaqueArray(s_, ref); }
+
+int ModelCall::stringChars(Term ref, std::vector<Term>& out) {
+  std::uint64_t id = host_.tm().node(ref).bits;
+  const Object& o = object(ref);
+  if (!o.chars) {
+    if (o.input < 0 || o.cls != "java/lang/String") return 0;
+    if (!host_.inputs().materializeString(s_, id)) return -1;
+  }
+  out = s_.heap[id].elems;
+  return 1;
+}
 int ModelCall::maxArrayLength() const { return host_.options().max_array_length; }
 std::optional<bool> ModelCall::assignable(const std::string& from, const std::string& to) const {
   return host_.program().assignable(s_.frames.back().side, from, to);

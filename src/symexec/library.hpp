@@ -92,6 +92,10 @@ class ModelCall {
   bool compareOutput() const;
   /// Give an opaque array a length and elements (Interpreter::fillOpaqueArray). false: ended.
   bool fillOpaqueArray(Term ref);
+  /// The characters of a non-null String or builder: 1 and `out` filled when known (an input
+  /// string's are materialised now), 0 when unknown (an unmodelled call's result), -1 when the
+  /// path ended (an input string longer than the bound).
+  int stringChars(Term ref, std::vector<Term>& out);
   int maxArrayLength() const;
   /// Program::assignable on the calling side.
   std::optional<bool> assignable(const std::string& from, const std::string& to) const;

@@ -46,6 +46,9 @@ struct Object {
   bool maybe_null = false;  // an element or field produced by an unmodelled call: null is decided on first use
   Term havoc_base;          // havocked: unwritten fields are functions of this term
   bool preexisting = false; // created by a class initialiser: it exists before the analysed call
+  /// A String, StringBuilder or StringBuffer whose characters are known: `elems` holds them
+  /// (Int terms in 0..65535), one per UTF-16 unit (lib/strings.cpp).
+  bool chars = false;
 };
 
 /// An object of the input heap (reachable from the receiver or the parameters). Each side

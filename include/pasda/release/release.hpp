@@ -24,6 +24,7 @@ struct ReleaseOptions {
   int shard = 1, shard_count = 1;  // run only part K of N (deterministic)
   double grace_s = 0.7;            // after a method's deadline before its run is taken as it is
   std::string version;             // pasda-jvm version, recorded
+  bool identical_shortcut = true;  // identical methods are EQ without analysis (off: analysed too)
 };
 
 /// Progress of a running diff, reported by the coordinator between events.

@@ -11,11 +11,14 @@ void registerBoxModels(LibraryRegistry& r);          // boxes.cpp: Double, Integ
 void registerObjectModels(LibraryRegistry& r);       // object.cpp: Object, library constructors
 void registerIoModels(LibraryRegistry& r);           // io.cpp: java.io.PrintStream
 void registerArrayModels(LibraryRegistry& r);        // arrays.cpp: java.util.Arrays, System.arraycopy, clone
+void registerStringModels(LibraryRegistry& r);       // strings.cpp: String, StringBuilder, concatenation
 void registerEnumModels(LibraryRegistry& r);         // object.cpp: java.lang.Enum, java.util.Objects
 void registerUnknownCallModels(LibraryRegistry& r);  // unknown.cpp: the fallback, invokedynamic
 
 /// A call the engine does not model (the registry's fallback): see unknown.cpp. `site` names an
 /// invokedynamic call site ("" for a method call).
 ModelResult unknownCall(ModelCall& call, const std::string& display, const std::string& site);
+/// An invokedynamic call site the engine does not model (unknown.cpp).
+ModelResult invokeDynamicCall(ModelCall& call);
 
 }  // namespace pasda::symexec::lib

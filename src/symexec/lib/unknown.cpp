@@ -113,6 +113,10 @@ void havocArguments(ModelCall& c, const std::string& call, const std::vector<Ter
     o.dirty = true;
     if (!o.is_array) {
       o.ident = after;
+      if (o.chars) {  // a builder: its characters are no longer known
+        o.chars = false;
+        o.elems.clear();
+      }
       if (c.isProgramClass(o.cls)) {
         // Its fields are now unknown functions of this call (read on demand).
         o.havocked = true;
@@ -199,17 +203,19 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   return ModelResult::value(c.allocate(std::move(o)));
 }
 
+ModelResult invokeDynamicCall(ModelCall& c) {
+  // String concatenation is a deterministic function of its recipe and arguments; any other
+  // call site is the version's own code (see unknownCall).
+  std::string key = c.bootstrapKey();
+  bool concat = key.find("java/lang/invoke/StringConcatFactory.") != std::string::npos;
+  std::string site = concat ? "concat:" + key.substr(key.find('|') == std::string::npos ? 0 : key.find('|') + 1)
+                            : "invokedynamic:" + c.name();
+  return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site);
+}
+
 void registerUnknownCallModels(LibraryRegistry& r) {
   r.setFallback([](ModelCall& c) { return unknownCall(c, c.owner() + "." + c.name() + c.descriptor(), ""); });
-  r.addClass(LibraryRegistry::kInvokeDynamic, [](ModelCall& c) {
-    // String concatenation is a deterministic function of its recipe and arguments; any other
-    // call site is the version's own code (see unknownCall).
-    std::string key = c.bootstrapKey();
-    bool concat = key.find("java/lang/invoke/StringConcatFactory.") != std::string::npos;
-    std::string site = concat ? "concat:" + key.substr(key.find('|') == std::string::npos ? 0 : key.find('|') + 1)
-                              : "invokedynamic:" + c.name();
-    return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site);
-  });
+  r.addClass(LibraryRegistry::kInvokeDynamic, invokeDynamicCall);
 }
 
 }  // namespace pasda::symexec::lib

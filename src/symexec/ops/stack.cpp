@@ -1,6 +1,7 @@
 // Opcode family: constants (xconst, bipush/sipush, ldc), loads and stores of locals, and the
 // operand-stack shuffles (pop, dup*, swap) with the JVM's category-2 rules for long/double.
 #include "ops.hpp"
+#include "../text.hpp"
 
 namespace pasda::symexec::ops {
 
@@ -25,6 +26,11 @@ StepOutcome constant(Interpreter& I, State& s, const Instruction& in) {
       Object o;
       o.cls = c.kind == jvm::ConstValue::Kind::String ? "java/lang/String" : "java/lang/Class";
       o.text = c.text;
+      if (c.kind == jvm::ConstValue::Kind::String) {
+        o.chars = true;
+        o.elem_kind = 'C';
+        for (std::uint16_t unit : utf16Units(c.text)) o.elems.push_back(tm.intLit(unit));
+      }
       Term ref = I.allocate(s, std::move(o));
       s.interned[key] = tm.node(ref).bits;
       return pushNext(s, ref);

@@ -167,7 +167,8 @@ std::string ModelCall::bootstrapKey() const {
       std::uint16_t handle = u2(at), nargs = u2(at + 2);
       if (i == wanted) {
         std::string key = constantText(cf.pool, handle);
-        for (std::uint16_t k = 0; k < nargs; ++k) key += "|" + constantText(cf.pool, u2(at + 4 + 2u * k));
+        // (NUL separates the parts: modified UTF-8 never holds a zero byte)
+        for (std::uint16_t k = 0; k < nargs; ++k) key += std::string(1, '\0') + constantText(cf.pool, u2(at + 4 + 2u * k));
         return key;
       }
       at += 4 + 2u * nargs;

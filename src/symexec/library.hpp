@@ -85,7 +85,7 @@ class ModelCall {
   /// Is `cls` a class of the analysed program (not of the library)?
   bool isProgramClass(const std::string& cls) const;
   /// For an invokedynamic call site: the bootstrap method and its static arguments as text
-  /// ("owner.name|arg|arg..."), "" if they cannot be read.
+  /// ("owner.name", then each argument, separated by NUL bytes), "" if they cannot be read.
   std::string bootstrapKey() const;
   /// What the path printed so far on the calling side (console output compared as behaviour).
   void print(Term value);

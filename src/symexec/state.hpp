@@ -49,6 +49,7 @@ struct Object {
   /// A String, StringBuilder or StringBuffer whose characters are known: `elems` holds them
   /// (Int terms in 0..65535), one per UTF-16 unit (lib/strings.cpp).
   bool chars = false;
+  bool escaped = false;  // passed to an unmodelled call: it may return this very object later
 };
 
 /// An object of the input heap (reachable from the receiver or the parameters). Each side

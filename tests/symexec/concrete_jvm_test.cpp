@@ -201,7 +201,7 @@ TEST(ConcreteVsJvm, FixturesAndBenchmarkMethodsAgreeBitForBit) {
   };
 
   // Fixture methods: every public static method over primitives.
-  for (const char* cls : {"Ops", "Objs", "Arrays1", "Exc", "Calls", "Lib"}) {
+  for (const char* cls : {"Ops", "Objs", "Arrays1", "Exc", "Calls", "Lib", "Models"}) {
     const auto* lc = h.program().find(pasda::symexec::kOld, std::string(kPkg) + cls);
     ASSERT_NE(lc, nullptr) << cls;
     for (const auto& [key, m] : lc->methods) {

@@ -114,12 +114,12 @@ ModelResult copy(ModelCall& c, bool range) {
   if (auto stop = requireArray(c, c.arg(0))) return *stop;
   const std::size_t len = c.object(c.arg(0)).elems.size();
   Term from = tm.intLit(0), n = c.arg(1);
-  if (range) {
+  if (range) {  // (Java checks from > to first)
     from = c.arg(1);
+    if (auto stop = throwIf(c, tm.gt(from, c.arg(2)), "java/lang/IllegalArgumentException")) return *stop;
     if (auto stop = throwIf(c, tm.lor(tm.lt(from, tm.intLit(0)), tm.gt(from, i32(tm, len))),
                             "java/lang/ArrayIndexOutOfBoundsException"))
       return *stop;
-    if (auto stop = throwIf(c, tm.gt(from, c.arg(2)), "java/lang/IllegalArgumentException")) return *stop;
     n = tm.sub(c.arg(2), from);
   } else if (auto stop = throwIf(c, tm.lt(n, tm.intLit(0)), "java/lang/NegativeArraySizeException")) {
     return *stop;

@@ -162,7 +162,21 @@ ModelResult indexOfChar(ModelCall& c, bool last) {
     // A supplementary code point is searched as a surrogate pair: not modelled.
     auto bmp = c.branch(tm.land(tm.ge(ch, tm.intLit(0)), tm.le(ch, tm.intLit(0xFFFF))));
     if (!bmp) return c.ended();
-    if (!*bmp) return ModelResult::declined();
+    if (!*bmp) {
+      auto invalid = c.branch(tm.lor(tm.lt(ch, tm.intLit(0)), tm.gt(ch, tm.intLit(0x10FFFF))));
+      if (!invalid) return c.ended();
+      if (*invalid) return ModelResult::value(tm.intLit(-1));  // not a code point: never found
+      // A supplementary code point: its surrogate pair.
+      Term off = tm.sub(ch, tm.intLit(0x10000));
+      Term hi = tm.add(tm.intLit(0xD800), tm.shr(off, tm.intLit(10)));
+      Term lo = tm.add(tm.intLit(0xDC00), tm.bitAnd(off, tm.intLit(0x3FF)));
+      const auto n = static_cast<std::int64_t>(s.size());
+      Term from = c.args().size() == 2 ? (last ? i32(tm, n) : tm.intLit(0)) : c.arg(2);
+      return ModelResult::value(firstIndex(tm, 0, n - 1, last, [&](std::int64_t k) {
+        Term inRange = last ? tm.le(i32(tm, k), from) : tm.ge(i32(tm, k), from);
+        return tm.land(inRange, tm.land(tm.eq(s[k], hi), tm.eq(s[k + 1], lo)));
+      }));
+    }
     const auto n = static_cast<std::int64_t>(s.size());
     if (c.args().size() == 2)
       return ModelResult::value(firstIndex(tm, 0, n, last, [&](std::int64_t k) { return tm.eq(s[k], ch); }));
@@ -355,13 +369,13 @@ ModelResult concatenation(ModelCall& c) {
   if (key.find("java/lang/invoke/StringConcatFactory.makeConcatWithConstants") == std::string::npos)
     return ModelResult::declined();
   std::vector<std::string> parts;
-  for (std::size_t at = key.find('|'); at != std::string::npos;) {
-    std::size_t next = key.find('|', at + 1);
+  for (std::size_t at = key.find('\0'); at != std::string::npos;) {
+    std::size_t next = key.find('\0', at + 1);
     parts.push_back(key.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
     at = next;
   }
   if (parts.empty() || parts[0].rfind("S:", 0) != 0) return ModelResult::declined();
-  const std::string recipe = parts[0].substr(2);  // (constants with '|' in them: declined below)
+  const std::string recipe = parts[0].substr(2);
   terms::TermManager& tm = c.tm();
   Chars out;
   std::size_t arg = 0, constant = 1;

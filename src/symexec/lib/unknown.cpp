@@ -185,6 +185,8 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     if (!threw) return c.ended();
     if (*threw) return c.throwNew("<exception of " + call + ">");
   }
+  for (Term a : c.args())
+    if (tm.sort(a) == Sort::Ref && !c.isNull(a)) c.object(a).escaped = true;
   if (mayWrite(c)) havocArguments(c, call, args);
   if (ret.kind == 'V') return ModelResult::none();
   if (ret.kind != 'L' && ret.kind != '[')
@@ -208,8 +210,10 @@ ModelResult invokeDynamicCall(ModelCall& c) {
   // call site is the version's own code (see unknownCall).
   std::string key = c.bootstrapKey();
   bool concat = key.find("java/lang/invoke/StringConcatFactory.") != std::string::npos;
-  std::string site = concat ? "concat:" + key.substr(key.find('|') == std::string::npos ? 0 : key.find('|') + 1)
+  std::string site = concat ? "concat:" + key.substr(key.find('\0') == std::string::npos ? 0 : key.find('\0') + 1)
                             : "invokedynamic:" + c.name();
+  for (char& ch : site)
+    if (ch == '\0') ch = '|';
   return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site);
 }
 

@@ -69,15 +69,18 @@ Term referenceEquality(Interpreter& I, State& s, Term a, Term b) {
     }
   }
   if (oa.input >= 0 && ob.input >= 0) return tm.eq(a, b);  // the input heap chose their aliasing
-  auto unknownIdentity = [](const Object& o) {
-    return o.opaque || o.box_cache || o.havocked || (o.input >= 0 && !o.is_array && o.cls == "java/lang/String");
+  // Could `x` be the very object `y` is (Java's identity not known to the engine)?
+  auto couldBe = [](const Object& x, const Object& y) {
+    auto known = [](const Object& o) { return !o.opaque && !o.box_cache && !o.havocked; };
+    if (!known(x)) {  // an unmodelled call's result (or a possibly cached box) may be any object it could reach
+      return !known(y) || y.escaped || y.input >= 0 || y.preexisting ||
+             (y.cls == "java/lang/String" && y.chars && y.input < 0);
+    }
+    // A caller may pass a literal string or an object made by a class initialiser.
+    if (x.input >= 0) return y.preexisting || (y.cls == "java/lang/String" && y.chars && y.input < 0 && !y.opaque);
+    return false;
   };
-  const bool interned = [&] {  // a literal against an input string: the caller may pass the literal itself
-    auto literal = [](const Object& o) { return o.cls == "java/lang/String" && o.input < 0 && !o.opaque; };
-    return (literal(oa) && ob.input >= 0) || (literal(ob) && oa.input >= 0) ||
-           (oa.preexisting && ob.input >= 0) || (ob.preexisting && oa.input >= 0);  // e.g. an enum constant
-  }();
-  if (unknownIdentity(oa) || unknownIdentity(ob) || interned) {
+  if (couldBe(oa, ob) || couldBe(ob, oa)) {
     const int side = s.frames.back().side;
     return tm.apply("same_object", terms::FunKind::Library, Sort::Bool,
                     {I.inputs().identity(s, ia, side), I.inputs().identity(s, ib, side)});

@@ -4,6 +4,7 @@
 #include "input_heap.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 #include "pasda/jvm/descriptor.hpp"
@@ -212,28 +213,38 @@ bool InputHeap::compareState(State& s, const std::vector<std::pair<Term, Term>>&
 }
 
 void InputHeap::compareOutput(State& s, Entries& oldState, Entries& newState) {
-  // Console output: the two sequences of print records. The same shape compares record by
-  // record (primitive values exactly); a different shape may still print the same text
-  // (print(5) and print("5"), two prints and one), so it is compared as unknown terms.
+  // Console output, stream by stream: two texts of known characters compare exactly (lengths,
+  // then characters); with an unmodelled piece of text in either, only the same pieces at the
+  // same places compare piece by piece, anything else is unknown.
   if (!opt_.compare_output) return;
-  const std::vector<Term>& a = s.printed[kOld];
-  const std::vector<Term>& b = s.printed[kNew];
-  if (a.empty() && b.empty()) return;
-  bool sameShape = a.size() == b.size();
-  for (std::size_t i = 0; sameShape && i < a.size(); ++i) {
-    bool ka = tm_.op(a[i]) == terms::Op::Apply && tm_.node(a[i]).name.rfind("print:", 0) == 0;
-    bool kb = tm_.op(b[i]) == terms::Op::Apply && tm_.node(b[i]).name.rfind("print:", 0) == 0;
-    sameShape = ka == kb && (!ka || a[i] == b[i]) && tm_.sort(a[i]) == tm_.sort(b[i]);
-  }
-  if (!sameShape) {
-    oldState.emplace_back("output", tm_.apply("output_old", terms::FunKind::Library, Sort::Int, {}));
-    newState.emplace_back("output", tm_.apply("output_new", terms::FunKind::Library, Sort::Int, {}));
-    return;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] == b[i]) continue;
-    oldState.emplace_back("output[" + std::to_string(i) + "]", a[i]);
-    newState.emplace_back("output[" + std::to_string(i) + "]", b[i]);
+  std::set<std::string> streams;
+  for (int side : {kOld, kNew})
+    for (const auto& [k, v] : s.printed[side]) streams.insert(k);
+  static const std::vector<Term> kNothing;
+  for (const std::string& stream : streams) {
+    auto get = [&](int side) -> const std::vector<Term>& {
+      auto it = s.printed[side].find(stream);
+      return it == s.printed[side].end() ? kNothing : it->second;
+    };
+    const std::vector<Term>& a = get(kOld);
+    const std::vector<Term>& b = get(kNew);
+    auto marker = [&](Term t) { return tm_.op(t) == terms::Op::Apply; };
+    const bool anyMarker = std::any_of(a.begin(), a.end(), marker) || std::any_of(b.begin(), b.end(), marker);
+    if (a.size() != b.size()) {
+      if (anyMarker) {
+        oldState.emplace_back(stream, tm_.apply("output_old:" + stream, terms::FunKind::Library, Sort::Int, {}));
+        newState.emplace_back(stream, tm_.apply("output_new:" + stream, terms::FunKind::Library, Sort::Int, {}));
+      } else {
+        oldState.emplace_back(stream + " (length)", tm_.intLit(static_cast<std::int32_t>(a.size())));
+        newState.emplace_back(stream + " (length)", tm_.intLit(static_cast<std::int32_t>(b.size())));
+      }
+      continue;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i]) continue;
+      oldState.emplace_back(stream + "[" + std::to_string(i) + "]", a[i]);
+      newState.emplace_back(stream + "[" + std::to_string(i) + "]", b[i]);
+    }
   }
 }
 

@@ -108,7 +108,10 @@ bool ModelCall::isProgramClass(const std::string& cls) const {
   return host_.program().find(s_.frames.back().side, cls) != nullptr;
 }
 
-void ModelCall::print(Term value) { s_.printed[side()].push_back(value); }
+void ModelCall::print(const std::string& stream, const std::vector<Term>& text) {
+  auto& out = s_.printed[side()][stream];
+  out.insert(out.end(), text.begin(), text.end());
+}
 bool ModelCall::compareOutput() const { return host_.options().compare_output; }
 bool ModelCall::fillOpaqueArray(Term ref) { return host_.fillOpaqueArray(s_, ref); }
 

@@ -87,8 +87,8 @@ class ModelCall {
   /// For an invokedynamic call site: the bootstrap method and its static arguments as text
   /// ("owner.name", then each argument, separated by NUL bytes), "" if they cannot be read.
   std::string bootstrapKey() const;
-  /// What the path printed so far on the calling side (console output compared as behaviour).
-  void print(Term value);
+  /// Append text printed on `stream` by the calling side (console output compared as behaviour).
+  void print(const std::string& stream, const std::vector<Term>& text);
   bool compareOutput() const;
   /// Give an opaque array a length and elements (Interpreter::fillOpaqueArray). false: ended.
   bool fillOpaqueArray(Term ref);

@@ -90,8 +90,10 @@ struct State {
   std::set<std::string> lazy_statics;
   int statics_input = -1;
   std::map<std::string, std::uint64_t> interned;  // "side#text" -> the side's interned String (or Class) object  // index into inputs of the analysed classes' static-field holder
-  /// What each side printed (System.out/err), in order, when output is compared.
-  std::vector<Term> printed[3];
+  /// What each side printed, per stream ("System.out", ...), when output is compared: one
+  /// character term per UTF-16 unit, or an uninterpreted text marker where the text is not
+  /// modelled (a double, an object's toString).
+  std::map<std::string, std::vector<Term>> printed[3];
   std::set<std::string> initialized;    // "side#owner"
   std::vector<Term> pc;
   std::set<int> lines[3];

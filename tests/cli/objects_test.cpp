@@ -95,6 +95,28 @@ std::vector<ObjCase> cases() {
       {"defaultfield", "objects2/defaultfield", "objects2.defaultfield", "Maker", {}, "EQ", eq, "", {}},
       // Equivalent for every length; lengths past --max-array-length are not covered.
       {"array_eq", "objects2/array_eq", "objects2.arrays", "Sums", {}, "EQ", {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      // Real code (issue 11, tests/fixtures/realcode): an array behind an instance field and a
+      // static field is an input like an array parameter.
+      {"rc_box", "realcode/box", "realcode.box", "Box", {}, "NEQ", neq, "", {{"x", intIs([](long long) { return true; })}}},
+      {"rc_static_array", "realcode/static_array", "realcode.staticarray", "Table", {}, "NEQ", neq, "",
+       {{"i", intIs([](long long v) { return v == 2; })}}},
+      // Non-final statics hold any value at entry: the change shows from the second call on.
+      {"rc_mean", "realcode/mean", "realcode.mean", "Stats", {}, "NEQ", neq, "", {}},
+      {"rc_mean_clinit", "realcode/mean", "realcode.mean", "Stats", {"--static-inputs", "off"}, "EQ", eq, "", {}},
+      // Objects the two class initialisers build (a box, an empty array) correspond.
+      {"rc_clinit_objects", "realcode/clinit_objects", "realcode.clinit", "Zero", {}, "EQ", eq, "", {}},
+      {"rc_enums", "realcode/enums", "realcode.enums", "Colors", {}, "EQ", eq, "", {}},
+      {"rc_enums_neq", "realcode/enums_neq", "realcode.enums", "Colors", {}, "NEQ", neq, "",
+       {{"i", intIs([](long long v) { return v == 1; })}}},
+      {"rc_prefix", "realcode/prefix", "realcode.prefix", "Names", {}, "NEQ", neq, "", {}},
+      {"rc_concat", "realcode/concat", "realcode.concat", "Label", {}, "NEQ", neq, "", {}},
+      // Integer.valueOf's cache: two boxes of one value are the same object exactly in -128..127.
+      {"rc_boxcache", "realcode/boxcache", "realcode.boxcache", "Cache", {}, "EQ", eq, "", {}},
+      {"rc_print", "realcode/print", "realcode.print", "Report", {}, "NEQ", neq, "java/lang/System.out (length)",
+       {{"x", intIs([](long long v) { return v >= 10; })}}},
+      {"rc_print_off", "realcode/print", "realcode.print", "Report", {"--compare-output", "off"}, "EQ", eq, "", {}},
+      // An unmodelled call with an effect on its argument: never EQ, never NEQ without a replay.
+      {"rc_unknown_effect", "realcode/unknown_effect", "realcode.unknown", "Lists", {}, "NEQ", {"MAYBE_NEQ"}, "", {}},
   };
 }
 

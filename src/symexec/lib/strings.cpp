@@ -319,7 +319,7 @@ bool decimal(ModelCall& c, Term x, Chars& out) {
 
 /// The text String.valueOf / concatenation gives a value of descriptor kind `kind`.
 /// Known: `out` holds it; Unknown: not modelled (float, double, objects); Ended.
-Have textOfValue(ModelCall& c, Term v, char kind, Chars& out) {
+Have textOfKind(ModelCall& c, Term v, char kind, Chars& out) {
   terms::TermManager& tm = c.tm();
   switch (kind) {
     case 'C': out = {v}; return Have::Known;
@@ -355,7 +355,7 @@ ModelResult valueOf(ModelCall& c) {
   if (p.kind == 'L' && !c.isNull(c.arg(0)) && c.object(c.arg(0)).cls == "java/lang/String")
     return ModelResult::value(c.arg(0));  // String.valueOf(s) is s.toString(): s itself
   Chars out;
-  switch (textOfValue(c, c.arg(0), p.kind, out)) {
+  switch (textOfKind(c, c.arg(0), p.kind, out)) {
     case Have::Ended: return c.ended();
     case Have::Unknown: return ModelResult::declined();
     case Have::Known: break;
@@ -383,7 +383,7 @@ ModelResult concatenation(ModelCall& c) {
     if (unit == 1) {
       if (arg >= c.args().size()) return ModelResult::declined();
       Chars piece;
-      switch (textOfValue(c, c.arg(arg), c.desc().params[arg].kind, piece)) {
+      switch (textOfKind(c, c.arg(arg), c.desc().params[arg].kind, piece)) {
         case Have::Ended: return c.ended();
         case Have::Unknown: return ModelResult::declined();
         case Have::Known: break;
@@ -436,7 +436,7 @@ ModelResult append(ModelCall& c) {
   if (p.kind == 'L' && p.className() != "java/lang/String" && p.className() != "java/lang/CharSequence" &&
       p.className() != "java/lang/Object")
     return ModelResult::declined();
-  switch (textOfValue(c, c.arg(1), p.kind == '[' ? '?' : p.kind, piece)) {
+  switch (textOfKind(c, c.arg(1), p.kind == '[' ? '?' : p.kind, piece)) {
     case Have::Ended: return c.ended();
     case Have::Unknown: return ModelResult::declined();
     case Have::Known: break;
@@ -462,6 +462,22 @@ void registerOn(LibraryRegistry& r, const std::string& cls) {
 }
 
 }  // namespace
+
+int textOfValue(ModelCall& c, Term value, char kind, std::vector<Term>& out) {
+  if (kind == '[') {  // print(char[])
+    if (c.isNull(value)) return 0;
+    const Object& a = c.object(value);
+    if (a.opaque || a.cls != "[C") return 0;
+    out = a.elems;
+    return 1;
+  }
+  switch (textOfKind(c, value, kind, out)) {
+    case Have::Known: return 1;
+    case Have::Unknown: return 0;
+    case Have::Ended: return -1;
+  }
+  return 0;
+}
 
 void registerStringModels(LibraryRegistry& r) {
   const std::string str = "java/lang/String";

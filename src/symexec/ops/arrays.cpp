@@ -29,6 +29,20 @@ StepOutcome load(Interpreter& I, State& s) {
   Checked<Object*> arr = checkedElement(I, s, ref, idx);
   if (!arr.ok()) return arr.outcome();
   const std::vector<Term>& elems = (*arr)->elems;
+  if (!tm.asInteger(idx) && (*arr)->elem_sort == Sort::Ref) {
+    // A reference is a heap literal, never a term over the index: the index is decided value by
+    // value (the bounds check passed, so one of them holds).
+    const std::size_t n = elems.size();
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+      auto isK = I.explorer().branch(s, tm.eq(idx, tm.intLit(static_cast<std::int32_t>(k))), false);
+      if (!isK) return StepOutcome::Ended;
+      if (*isK) {
+        idx = tm.intLit(static_cast<std::int32_t>(k));
+        break;
+      }
+    }
+    if (!tm.asInteger(idx)) idx = tm.intLit(static_cast<std::int32_t>(n - 1));
+  }
   if (auto k = tm.asInteger(idx)) {
     Term e = elems[static_cast<std::size_t>(*k)];
     if (tm.sort(e) == Sort::Ref && tm.node(e).bits != 0 && I.deref(s, e).maybe_null) {
@@ -55,12 +69,26 @@ StepOutcome load(Interpreter& I, State& s) {
 
 StepOutcome store(Interpreter& I, State& s) {
   terms::TermManager& tm = I.tm();
+  I.explorer().keepInstructionStart(s);
   Term v = pop(s);
   Term idx = pop(s);
   Term ref = pop(s);
   Checked<Object*> checked = checkedElement(I, s, ref, idx);
   if (!checked.ok()) return checked.outcome();
-  Object& arr = **checked;
+  if (!tm.asInteger(idx) && (**checked).elem_sort == Sort::Ref) {  // references stay literals (see load)
+    const std::size_t n = (**checked).elems.size();
+    Term k = tm.intLit(static_cast<std::int32_t>(n - 1));
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      auto isK = I.explorer().branch(s, tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), false);
+      if (!isK) return StepOutcome::Ended;
+      if (*isK) {
+        k = tm.intLit(static_cast<std::int32_t>(i));
+        break;
+      }
+    }
+    idx = k;
+  }
+  Object& arr = I.deref(s, ref);
   arr.dirty = true;
   arr.ident = Term{};
   v = narrowTo(tm, arr.elem_kind, v);

@@ -354,7 +354,7 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls)
 std::optional<Term> Interpreter::readField(State& s, Term ref, const std::string& name, const std::string& desc) {
   Object& o = deref(s, ref);
   if (auto it = o.fields.find(name); it != o.fields.end()) {
-    if (tm_.sort(it->second) != Sort::Ref || !deref(s, it->second).maybe_null || tm_.node(it->second).bits == 0)
+    if (tm_.sort(it->second) != Sort::Ref || tm_.node(it->second).bits == 0 || !deref(s, it->second).maybe_null)
       return it->second;
     std::optional<Term> v = settle(s, it->second);
     if (v) deref(s, ref).fields[name] = *v;

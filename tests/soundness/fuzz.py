@@ -53,9 +53,11 @@ def main(argv=None):
     ap.add_argument("--inputs", type=int, default=24, help="random/boundary inputs per pair (default 24)")
     ap.add_argument("--batch", type=int, default=40, help="pairs per javac/JVM batch (default 40)")
     ap.add_argument("--budget", type=float, help="stop starting batches after this many seconds")
-    ap.add_argument("--static-inputs", action="store_true",
-                    help="non-final static fields get arbitrary values at entry (issue 11 semantics)")
-    ap.add_argument("--compare-output", action="store_true", help="console output is part of the behaviour")
+    ap.add_argument("--static-inputs", choices=("on", "off"), default="on",
+                    help="on (pasda-jvm's default): non-final static fields get arbitrary values at entry; "
+                         "off: the values <clinit> gives them")
+    ap.add_argument("--compare-output", choices=("on", "off"), default="on",
+                    help="on (pasda-jvm's default): console output is part of the behaviour")
     ap.add_argument("--minimise", action="store_true", help="minimise one finding per class and model")
     ap.add_argument("--minimise-seconds", type=float, default=300, help="time per minimisation (default 300)")
     ap.add_argument("--save-fixtures", metavar="DIR", help="write minimised findings as fixtures to DIR")
@@ -83,7 +85,7 @@ def main(argv=None):
         return 77
     features = feats.parse(a.features or "ci")
     settings = Settings(pasda, java=java, modes=a.modes.split(","), timeout=a.timeout, jobs=a.jobs, inputs=a.inputs,
-                        static_inputs=a.static_inputs, compare_output=a.compare_output)
+                        static_inputs=a.static_inputs == "on", compare_output=a.compare_output == "on")
     work = a.work or tempfile.mkdtemp(prefix="pasda-sfuzz-")
     print("soundness fuzz: features %s; models %s; pasda-jvm --timeout %g; work %s" %
           (",".join(features), a.modes, a.timeout, work))

@@ -138,7 +138,10 @@ class Workspace:
 def run_pasda(settings, ws, pair, mode):
     cmd = [settings.pasda, ws.class_file(pair, "old"), ws.class_file(pair, "new"), "--method", pair.old.target,
            "--format", "json", "--timeout", str(settings.timeout), "--arith", mode,
-           "--heap-bound", str(settings.heap_bound), "--max-array-length", str(settings.max_len)]
+           "--heap-bound", str(settings.heap_bound), "--max-array-length", str(settings.max_len),
+           # what counts as behaviour, as the judge sees it
+           "--static-inputs", "on" if settings.static_inputs else "off",
+           "--compare-output", "on" if settings.compare_output else "off"]
     cmd += settings.pasda_args
     t0 = time.time()
     try:

@@ -250,7 +250,18 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
     if (reps) {
       for (std::size_t i = 0; i < reps->size() && i < jvm_inputs_.size(); ++i)
         for (PartitionResult& p : it.partitions)
-          if (p.index == jvm_inputs_[i].first) p.replays.push_back((*reps)[i]);
+          if (p.index == jvm_inputs_[i].first) {
+            Replay rep = (*reps)[i];
+            // A self-check of the model: under Java semantics a NEQ whose witness runs to equal
+            // outputs in a real JVM is not a proof (the model and the JVM disagree).
+            const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty();
+            if (o.arith == terms::Arith::Java && ran && !rep.differs && p.result == Verdict::NEQ) {
+              p.result = Verdict::MAYBE_NEQ;
+              p.decided_by.clear();
+              rep.note = "the model and the JVM disagree: the witness gives equal outputs in a real JVM";
+            }
+            p.replays.push_back(rep);
+          }
     }
   } catch (const std::exception&) {
     // A failed JVM replay leaves the interpreter's evidence as it is.

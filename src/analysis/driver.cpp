@@ -6,6 +6,7 @@
 
 #include "iteration.hpp"
 #include "pasda/analysis/analysis.hpp"
+#include "pasda/diff/closure.hpp"
 #include "pasda/jvm/errors.hpp"
 #include "pasda/product/product.hpp"
 
@@ -124,6 +125,27 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
     run.precheck = "signatures differ: " + name + desc + " (old) vs " + name + mn->descriptor + " (new)";
   } else if (mo && mo->isStatic() != mn->isStatic()) {
     run.precheck = std::string("one version of ") + name + " is static, the other is not";
+  }
+  // Identical code is EQ at once: the method's normalised code and everything it can reach
+  // inside the class paths (callees, overrides, fields, class initialisers) are the same.
+  // (Only for one class name in both versions: the oracle looks the class up by name in each
+  // class path, and two differently named classes, e.g. oldV and newV of one folder, would both
+  // find the old one.)
+  if (run.precheck.empty() && o.identical_shortcut && oldV.classpath && newV.classpath &&
+      oldV.cls.name() == newV.cls.name()) {
+    try {
+      diff::ClosureOracle oracle(*oldV.classpath, *newV.classpath);
+      diff::MethodClosure c = oracle.method(oldV.cls.name(), name, desc);
+      if (c.verdict == diff::ClosureVerdict::Identical) {
+        run.precheck = "identical code: the method and everything it can reach are the same in both versions";
+        run.result = Verdict::EQ;
+        run.runtime_s = since(t0);
+        run.steps.initialization = run.runtime_s;
+        return run;
+      }
+    } catch (const std::exception&) {
+      // the oracle could not decide: the engine does
+    }
   }
   if (!run.precheck.empty()) {
     run.result = Verdict::NEQ;

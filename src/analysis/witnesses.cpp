@@ -254,7 +254,13 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
             Replay rep = (*reps)[i];
             // A self-check of the model: under Java semantics a NEQ whose witness runs to equal
             // outputs in a real JVM is not a proof (the model and the JVM disagree).
-            const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty();
+            // (an Error in the JVM — a class the replay directory lacks, a verifier or linkage
+            // error, a stack overflow — says nothing about the model)
+            auto envError = [](const std::string& out) {
+              return out.rfind("throws ", 0) == 0 && out.size() > 5 && out.find("Error") != std::string::npos;
+            };
+            const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty() &&
+                             !envError(rep.old_out) && !envError(rep.new_out);
             if (o.arith == terms::Arith::Java && ran && !rep.differs && p.result == Verdict::NEQ) {
               p.result = Verdict::MAYBE_NEQ;
               p.decided_by.clear();

@@ -69,9 +69,9 @@ po::options_description describeOptions() {
                                                                       "versions); off: their values after <clinit>")
     ("compare-output", po::value<std::string>()->default_value("on"), "on: what the versions print (System.out/err) "
                                                                        "is compared like their results; off: ignored")
-    ("shortcut", po::value<std::string>()->default_value("on"), "release diff: on: methods whose code and reachable "
-                                                                 "callees are identical are EQ without analysis; off: "
-                                                                 "analyse them too")
+    ("shortcut", po::value<std::string>()->default_value("on"), "on: a method whose code and reachable callees "
+                                                                 "are identical in both versions is EQ without "
+                                                                 "analysis (decided by identical code); off: analyse it")
     ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing; checked before "
                                      "the analysis)")
     ("format", po::value<std::string>()->default_value("text"), "output: text or json")
@@ -160,7 +160,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.replay = oneOf("replay", text("replay"), {"auto", "jvm", "interp", "off"});
   o.static_inputs = oneOf("static-inputs", text("static-inputs"), {"on", "off"}) == "on";
   o.compare_output = oneOf("compare-output", text("compare-output"), {"on", "off"}) == "on";
-  oneOf("shortcut", text("shortcut"), {"on", "off"});
+  o.identical_shortcut = oneOf("shortcut", text("shortcut"), {"on", "off"}) == "on";
   o.expected = text("expected");
   if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
   o.benchmark = text("benchmark");

@@ -112,7 +112,10 @@ void ModelCall::print(const std::string& stream, const std::vector<Term>& text) 
   auto& out = s_.printed[side()][stream];
   out.insert(out.end(), text.begin(), text.end());
 }
-bool ModelCall::compareOutput() const { return host_.options().compare_output; }
+bool ModelCall::compareOutput() const {
+  // Only a product run compares the versions' output; a plain run has nothing to compare it with.
+  return host_.options().compare_output && !host_.options().product_class.empty();
+}
 bool ModelCall::fillOpaqueArray(Term ref) { return host_.fillOpaqueArray(s_, ref); }
 
 int ModelCall::stringChars(Term ref, std::vector<Term>& out) {

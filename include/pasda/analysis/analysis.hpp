@@ -43,6 +43,7 @@ struct Options {
   int max_array_length = 8;
   bool static_inputs = true;       // non-final statics of the analysed class hold arbitrary (shared) entry values
   bool compare_output = true;      // console output is compared like results
+  bool identical_shortcut = true;  // identical code (the method and its reachable closure) is EQ without analysis
   std::string method;              // NAME or NAME:DESCRIPTOR ("" = pick the unique candidate)
   std::string class_name;          // --class, for directories and jars
   std::string classpath_old, classpath_new;

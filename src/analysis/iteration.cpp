@@ -211,6 +211,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       classifySeconds += since(tc);
     };
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
+    env.warnings.insert(stats.warnings.begin(), stats.warnings.end());
     it.timed_out = stats.timed_out;
     if (o.mode != "prv" && !it.timed_out) witnesses.replayAllInJvm(it);
     if (wantH1 && !it.timed_out) {
@@ -245,7 +246,30 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
   return it;
 }
 
+namespace {
+
+/// The run's warnings: the explorations' (at most kMaxWarnings, then a count of the others).
+void collectWarnings(const IterationEnv& env, RunResult& run) {
+  constexpr std::size_t kMaxWarnings = 40;
+  std::size_t n = 0;
+  for (const std::string& w : env.warnings) {
+    if (n++ < kMaxWarnings) run.warnings.push_back(w);
+  }
+  if (n > kMaxWarnings) run.warnings.push_back(std::to_string(n - kMaxWarnings) + " more warnings");
+}
+
+void runIterations(IterationEnv& env, RunResult& run);
+
+}  // namespace
+
 void runTool(IterationEnv& env, RunResult& run) {
+  runIterations(env, run);
+  collectWarnings(env, run);
+}
+
+namespace {
+
+void runIterations(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
   const Prepared& p = env.prepared;
   auto decisive = [](Verdict v) { return v == Verdict::EQ || v == Verdict::NEQ || v == Verdict::ERROR; };
@@ -296,5 +320,7 @@ void runTool(IterationEnv& env, RunResult& run) {
     ++index;
   }
 }
+
+}  // namespace
 
 }  // namespace pasda::analysis

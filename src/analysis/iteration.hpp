@@ -36,6 +36,8 @@ struct IterationEnv {
   symexec::Clock::time_point deadline;
   symexec::Clock::time_point run_start;
   RunMonitor* monitor = nullptr;
+  /// The explorations' warnings (unmodelled calls, paths cut and why), collected for the run.
+  std::set<std::string> warnings;
 };
 
 /// What an iteration abstracts: unchanged regions (by id) and identical helpers.

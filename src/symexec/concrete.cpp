@@ -11,6 +11,8 @@ ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const Me
   std::unique_ptr<solver::Solver> none = solver::makeNullSolver();
   options.depth_limit = 1 << 30;  // a concrete path takes no decisions
   options.max_call_depth = std::max<std::size_t>(options.max_call_depth, 3000);
+  options.max_array_elements = std::max<std::size_t>(options.max_array_elements, 1 << 24);
+  options.max_path_elements = std::max<std::size_t>(options.max_path_elements, 1 << 25);
   Executor ex(program, tm, *none, options);
   int paths = 0;
   ExecStats stats = ex.explore(entry, args, {}, [&](const RawPartition& p, solver::Solver&) {

@@ -200,3 +200,27 @@ TEST(HostileInput, ControlCharactersInNamesStayOnOneLine) {
 
 }  // namespace
 }  // namespace e2e::hostile
+
+namespace e2e::hostile {
+namespace {
+
+// Arrays too large to hold as terms (issue 16, item 4): `new int[Integer.MAX_VALUE]`, a
+// 2^60-element cube and many large arrays on one path are cut with a note saying why — a
+// DEPTH_LIMITED verdict within the timeout in bounded memory, never bad_alloc or a timeout.
+TEST(HostileInput, HugeArraysAreCutWithAReasonInBoundedMemory) {
+  const std::string dir = std::string(PASDA_FIXTURE_CLASSES) + "/e2e/hugearray/";
+  for (const char* m : {"flat", "cube", "many"}) {
+    SCOPED_TRACE(m);
+    Measured r = runMeasured({"--timeout", "10", "--method", m, "-v", dir + "old/e2e/hugearray/Huge.class",
+                              dir + "new/e2e/hugearray/Huge.class"},
+                             {.kill_after_s = 60});
+    EXPECT_EQ(r.code, 3) << describe(r);
+    EXPECT_EQ(r.out.rfind("Result: DEPTH_LIMITED", 0), 0u) << describe(r);
+    EXPECT_NE(r.out.find("exceed"), std::string::npos) << describe(r);
+    EXPECT_LT(r.seconds, 10.0) << describe(r);
+    EXPECT_LT(r.max_rss_kb, 600 * 1024) << describe(r);
+  }
+}
+
+}  // namespace
+}  // namespace e2e::hostile

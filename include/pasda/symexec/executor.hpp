@@ -60,6 +60,10 @@ struct ExecOptions {
   bool static_inputs = true;
   /// What the versions print to System.out/System.err is compared like their results.
   bool compare_output = true;
+  /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
+  /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).
+  std::size_t max_array_elements = 1 << 16;
+  std::size_t max_path_elements = 1 << 20;
 };
 
 /// What one version (or the entry method) did on a path.

@@ -101,6 +101,7 @@ StepOutcome store(Interpreter& I, State& s) {
   return next(s);
 }
 
+
 /// The length of a new array: NegativeArraySizeException below zero; a symbolic count is
 /// explored value by value up to max_array_length, longer arrays cut the path.
 Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::string& desc) {
@@ -108,7 +109,18 @@ Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::
   auto negative = I.explorer().branch(s, tm.lt(count, tm.intLit(0)), false);
   if (!negative) return StepOutcome::Ended;
   if (*negative) return I.throwNew(s, "java/lang/NegativeArraySizeException");
-  if (auto k = tm.asInteger(count)) return static_cast<std::size_t>(*k);
+  if (auto k = tm.asInteger(count)) {
+    const auto budget = static_cast<std::int64_t>(I.options().max_array_elements);
+    if (*k > budget) {
+      // Every element is a term in every state of the path: past the budget the path is cut
+      // (bounded verification), never an allocation the machine cannot hold.
+      I.explorer().note(s, "array of " + std::to_string(*k) + " elements (" + desc + ") exceeds the engine's budget of " +
+                               std::to_string(budget) + " elements per array (path cut)");
+      I.explorer().cutPath(s, Explorer::Cut::Depth);
+      return StepOutcome::Ended;
+    }
+    return static_cast<std::size_t>(*k);
+  }
   const int bound = I.options().max_array_length;
   for (int k = 0; k <= bound; ++k) {
     auto isK = I.explorer().branch(s, tm.eq(count, tm.intLit(k)), false);
@@ -133,6 +145,18 @@ Term makeArray(Interpreter& I, State& s, std::size_t len, const std::string& ele
   return I.allocate(s, std::move(o));
 }
 
+/// Cut the path when `more` new elements would take its heap past max_path_elements.
+Guard withinBudget(Interpreter& I, State& s, std::size_t more) {
+  std::size_t held = 0;
+  for (const Object& o : s.heap) held += o.elems.size();
+  const std::size_t budget = I.options().max_path_elements;
+  if (held + more <= budget) return std::nullopt;
+  I.explorer().note(s, "arrays of more than " + std::to_string(budget) +
+                           " elements in all on one path exceed the engine's budget (path cut)");
+  I.explorer().cutPath(s, Explorer::Cut::Depth);
+  return StepOutcome::Ended;
+}
+
 StepOutcome newArray(Interpreter& I, State& s, const Instruction& in) {
   Term count = pop(s);
   static const char* kinds = "????ZCFDBSIJ";  // newarray atype 4..11
@@ -145,6 +169,7 @@ StepOutcome newArray(Interpreter& I, State& s, const Instruction& in) {
   }
   Checked<std::size_t> len = newLength(I, s, count, elem);
   if (!len.ok()) return len.outcome();
+  if (Guard g = withinBudget(I, s, *len)) return *g;
   return pushNext(s, makeArray(I, s, *len, elem));
 }
 
@@ -172,6 +197,13 @@ StepOutcome multiNewArray(Interpreter& I, State& s, const Instruction& in) {
     if (!len.ok()) return len.outcome();
     lens.push_back(*len);
   }
+  std::size_t total = 1, all = 0;
+  for (std::size_t l : lens) {
+    total = total * std::max<std::size_t>(l, 1);
+    all += total;
+    if (all > I.options().max_path_elements) break;
+  }
+  if (Guard g = withinBudget(I, s, all)) return *g;
   return pushNext(s, buildDimensions(I, s, lens, 0, in.type));
 }
 

@@ -36,7 +36,11 @@ constexpr const char* kUsage =
     "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
     "TIMEOUT), 2 error or ERROR (one line on stderr: pasda-jvm: error: FILE: reason). A release\n"
     "diff: 1 if any method is NEQ, 0 if every compared method is EQ, 3 otherwise, 2 bad input\n"
-    "(see --fail-on).\n";
+    "(see --fail-on).\n"
+    "\n"
+    "Verdicts are under Java's own arithmetic by default (--arith java: int overflow, IEEE\n"
+    "rounding, NaN); --arith math is the PASDA paper's model (unbounded integers, reals), under\n"
+    "which EQ can hide an overflow or a rounding difference. The result line names the model.\n";
 
 po::options_description describeOptions() {
   po::options_description general("Options");
@@ -54,8 +58,9 @@ po::options_description describeOptions() {
                                                                 "(more than 0, at most 1000000)")
     ("depth-limit", po::value<std::string>()->default_value("10"), "branch decisions allowed per path inside loops "
                                                                     "and recursion (0 to 100000)")
-    ("arith", po::value<std::string>()->default_value("math"), "arithmetic model: math (paper: unbounded ints, reals) "
-                                                               "or java (bit-exact: 32/64-bit ints, IEEE floats)")
+    ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
+                                                               "32/64-bit ints, IEEE floats; the default) or math "
+                                                               "(the paper's: unbounded ints, reals)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "

@@ -33,7 +33,7 @@ int partitionRows(const std::vector<std::string>& lines) {
 TEST(ReportText, ResultLineFirstAndOneRowPerPartition) {
   const auto lines = textLines(sampleRun(), 1);
   ASSERT_FALSE(lines.empty());
-  EXPECT_EQ(lines[0], "Result: NEQ");
+  EXPECT_EQ(lines[0], "Result: NEQ (arithmetic: java)") << "the result line names the model of the verdict";
   EXPECT_EQ(partitionRows(lines), 3);
   const std::string all = [&] {
     std::string s;

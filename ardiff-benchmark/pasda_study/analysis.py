@@ -3,6 +3,7 @@ import statistics
 from collections import defaultdict
 
 from . import db as dbm
+from . import truth as truthm
 from .majority import CLASSES, UNDECIDED, majority
 
 
@@ -16,8 +17,9 @@ class ReportError(Exception):
 class Study:
     """Runs of one depth limit and arithmetic, grouped by (tool, timeout)."""
 
-    def __init__(self, con, cases=None, depth=None, arith=None):
-        """cases: set of case names to count (None: all in the db)."""
+    def __init__(self, con, cases=None, depth=None, arith=None, corrections=None):
+        """cases: set of case names to count (None: all in the db). corrections: the corrected labels
+        (truth.load(); default: pasda_study/corrected_labels.tsv)."""
         if not dbm.has_schema(con):
             raise ReportError("the database has no results tables")
         rows = con.execute(
@@ -36,6 +38,25 @@ class Study:
         for rid, case, exp, tool, t, _d, _a, res, rt, harness in rows:
             self.runs[(tool, float(t))].append((rid, case, exp, res or "ERROR", rt, bool(harness)))
         self.con = con
+        self.corrections = truthm.load() if corrections is None else corrections
+
+    def truth(self):
+        """case -> the truth under this study's arithmetic model (the paper's label unless corrected)."""
+        labels = {case: exp for runs in self.runs.values() for _rid, case, exp, *_ in runs}
+        return truthm.truth_map(labels, self.arith or "math", self.corrections)
+
+    def proofs_truth(self, key):
+        """Correct and false proofs against the truth of the study's model, and the falsely proved cases."""
+        truth = self.truth()
+        correct, false = 0, []
+        for case, (_e, res, _n) in self.case_results(key).items():
+            if res in ("EQ", "NEQ"):
+                if res == truth.get(case):
+                    correct += 1
+                else:
+                    false.append(case)
+        return {"correct": correct, "false": len(false), "false_cases": sorted(false),
+                "model": self.arith or "math"}
 
     def configs(self):
         return sorted(self.runs, key=lambda k: (k[0], k[1]))

@@ -48,10 +48,12 @@ def summary(st, tool, timeout):
            f"| correct proofs | {pr['correct']} ({100.0 * pr['correct'] / max(1, pr['cases']):.0f}%) | {_fmt(pc)} |",
            f"| false proofs | {pr['false']} | {_fmt(paper.at(paper.FALSE_PROOFS[tool], timeout))} |"]
     mech = st.mechanisms(key)
-    for m in ("solver", "replay", "search"):
+    for m in ("solver", "math", "replay", "search"):
         c = mech["by"][m]
         out.append(f"| pairs decided by {m} (correct / false) | {c['decided']} ({c['correct']} / {c['false']}) | - |")
     out.append(f"| correct proofs without replay and search | {mech['correct_without']} | - |")
+    same, eq_parts = st.identical_partitions(key)
+    out.append(f"| EQ partitions without a query (identical outputs) | {same} of {eq_parts} | - |")
     tr = st.proofs_truth(key)
     fixed = len(truthm.corrected_cases(tr["model"], st.corrections))
     out.append(f"| correct proofs against the {tr['model']} truth ({fixed} labels corrected) | {tr['correct']} "

@@ -22,6 +22,19 @@ std::string lineRange(const std::vector<int>& lines) {
 
 }  // namespace
 
+PartitionClassifier::Limits classifierLimits(const Options& o, unsigned queryMs, Clock::time_point deadline) {
+  PartitionClassifier::Limits l;
+  l.solver_timeout_ms = queryMs;
+  l.deadline = deadline;
+  if (o.arith == terms::Arith::Java) {
+    // Issue 17: hard (floating-point) queries may use a quarter of the run, then 100 ms each.
+    if (o.hard_query_share > 0) l.hard_budget_s = std::max(1.0, o.timeout_s * o.hard_query_share);
+    l.skip_pc_of_identical = true;
+    l.math_first = o.math_first;
+  }
+  return l;
+}
+
 std::string regionKey(int id) { return "R" + std::to_string(id); }
 std::string helperKey(const std::string& helper) { return "H" + helper.substr(0, helper.find(':')); }
 
@@ -154,7 +167,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     applyAbstraction(env, match, abs, eo, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     symexec::Executor ex(program, tm, *solver, eo);
-    PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
+    PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
     int n = 0;

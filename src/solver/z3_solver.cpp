@@ -44,7 +44,7 @@ class Z3Solver final : public Solver {
         opt_(opt),
         solver_(ctx_, z3::solver::simple()),
         fpSolver_(z3::tactic(ctx_, "qffpbv").mk_solver()),
-        tr_(ctx_, tm, opt.bound_integer_inputs, opt.exact_fp_remainder) {
+        tr_(ctx_, tm, opt.model_override.value_or(tm.arith()), opt.bound_integer_inputs, opt.exact_fp_remainder) {
     z3::params p(ctx_);
     p.set("random_seed", opt.random_seed);
     solver_.set(p);
@@ -253,7 +253,7 @@ class Z3Solver final : public Solver {
       Sort s = tm_.sort(v);
       z3::expr handle = tr_.valueHandle(v);
       z3::expr val = model_->eval(handle, true);
-      if (tm_.arith() == terms::Arith::Java && terms::isFloating(s)) {
+      if (java() && terms::isFloating(s)) {
         std::uint64_t bits = 0;
         if (val.is_numeral_u64(bits)) mv.value = tm_.lit(s, bits);
         else mv.exact = val.to_string();
@@ -408,7 +408,7 @@ class Z3Solver final : public Solver {
     return e;
   }
 
-  bool java() const { return tm_.arith() == terms::Arith::Java; }
+  bool java() const { return tr_.arith() == terms::Arith::Java; }
 
   void flushAxioms() {
     for (auto& ax : axioms_) {
@@ -430,7 +430,7 @@ class Z3Solver final : public Solver {
     std::string dummy;
     std::string& text = exact ? *exact : dummy;
     text.clear();
-    bool java = tm_.arith() == terms::Arith::Java;
+    bool java = this->java();
     switch (s) {
       case Sort::Bool:
         if (val.is_true()) return tm_.boolLit(true);

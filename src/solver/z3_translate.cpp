@@ -62,8 +62,9 @@ std::string exactRational(double d) {
   return negative ? "-" + text : text;
 }
 
-Translator::Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder)
-    : ctx_(ctx), tm_(tm), arith_(tm.arith()), boundIntegers_(boundIntegers), exactFpRemainder_(exactFpRemainder) {}
+Translator::Translator(z3::context& ctx, terms::TermManager& tm, terms::Arith arith, bool boundIntegers,
+                       bool exactFpRemainder)
+    : ctx_(ctx), tm_(tm), arith_(arith), boundIntegers_(boundIntegers), exactFpRemainder_(exactFpRemainder) {}
 
 z3::expr Translator::wrap(Z3_ast a) {
   ctx_.check_error();

@@ -18,7 +18,7 @@ std::string exactRational(double d);
 
 class Translator {
  public:
-  Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder);
+  Translator(z3::context& ctx, terms::TermManager& tm, terms::Arith arith, bool boundIntegers, bool exactFpRemainder);
 
   /// The Z3 expression of a term; cached per term id for the translator's lifetime.
   z3::expr operator()(terms::Term t);

@@ -52,6 +52,11 @@ struct SolverOptions {
   /// the general case is an uninterpreted function (special cases stay exact); see
   /// docs/arithmetic-models.md.
   bool exact_fp_remainder = false;
+  /// Translate the terms under this model instead of their TermManager's (issue 17: a Java
+  /// run's terms checked over unbounded integers and reals, "math first", to find candidate
+  /// inputs quickly). Such a solver's answers are about the other model: a Sat model is only a
+  /// candidate to replay concretely under Java, an Unsat proves nothing about Java.
+  std::optional<terms::Arith> model_override;
 };
 
 /// An incremental solver bound to one TermManager. Not thread-safe, except interrupt().

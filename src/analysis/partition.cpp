@@ -92,6 +92,7 @@ Status PartitionClassifier::ask(solver::Solver& s, std::vector<Term> assumptions
   if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
   s.setTimeoutMs(budget);
   solver::CheckResult r = s.check(assumptions);
+  last_math_first_ = r.math_first;
   if (r.status == Status::Unknown && reason.empty()) reason = r.reason;
   if (r.status == Status::Unknown && r.seconds >= 0.9 * budget / 1000.0) counters_.hard_spent_s += r.seconds;
   return r.status;
@@ -172,26 +173,11 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
         return r;
       }
     } else {
-      bool decided = false;
-      if (limits_.math_first) {
-        if (auto cand = mathCandidate(p, differ)) {
-          std::vector<Term> pinned{differ};
-          for (std::size_t i = 0; i < cand->size(); ++i)
-            if ((*cand)[i]) pinned.push_back(tm_.eq(inputs_.terms[i], (*cand)[i]));
-          std::string ignored;
-          const unsigned keep = limits_.solver_timeout_ms;
-          limits_.solver_timeout_ms = std::min(keep ? keep : 1000u, 500u);
-          Status st = ask(s, pinned, ignored);
-          limits_.solver_timeout_ms = keep;
-          if (st == Status::Sat) {
-            facts.neq = Status::Sat;
-            decided = true;
-            ++counters_.math_confirmed;
-          }
-        }
+      facts.neq = ask(s, {differ}, reason);
+      if (facts.neq == Status::Sat && last_math_first_) {
+        r.decided_by = "math";  // the Java query with the inputs pinned to a math-model candidate
+        ++counters_.math_confirmed;
       }
-      if (!decided) facts.neq = ask(s, {differ}, reason);
-      else r.decided_by = "math";
     }
     if (facts.neq == Status::Sat) {
       witness(s, r, p);
@@ -288,45 +274,6 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
     w.literal = v ? tm_.toString(*v) : "?";
     r.witness.push_back(std::move(w));
   }
-}
-
-std::optional<std::vector<Term>> PartitionClassifier::mathCandidate(const symexec::RawPartition& p, Term differ) {
-  if (!math_) {
-    solver::SolverOptions so;
-    so.model_override = terms::Arith::Math;
-    math_ = solver::makeZ3Solver(tm_, so);
-  }
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(limits_.deadline - symexec::Clock::now()).count();
-  if (left <= 50) return std::nullopt;
-  math_->setTimeoutMs(static_cast<unsigned>(std::min<long long>(limits_.math_query_ms, left / 4)));
-  std::vector<Term> query = p.pc;
-  query.push_back(differ);
-  solver::CheckResult res;
-  try {
-    res = math_->check(query);
-  } catch (const std::exception&) {
-    return std::nullopt;  // a term the math translation cannot take: no candidate
-  }
-  if (res.status != Status::Sat) return std::nullopt;
-  std::vector<Term> vars;
-  for (Term t : inputs_.terms)
-    if (tm_.sort(t) != Sort::Ref) vars.push_back(t);
-  solver::Model m;
-  try {
-    m = math_->model(vars);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  std::vector<Term> out;
-  bool any = false;
-  for (Term t : inputs_.terms) {
-    std::optional<Term> v = tm_.sort(t) == Sort::Ref ? std::nullopt : m.lookup(t);
-    out.push_back(v ? *v : Term{});
-    any = any || v.has_value();
-  }
-  if (!any) return std::nullopt;
-  ++counters_.math_candidates;
-  return out;
 }
 
 std::string PartitionClassifier::evalText(solver::Solver& s, Term t) {

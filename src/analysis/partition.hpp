@@ -31,20 +31,13 @@ class PartitionClassifier {
     /// without a query. Under Java the reachability query of such a partition is skipped too
     /// (its path was explored, so it is feasible or undecided).
     bool skip_pc_of_identical = false;
-    /// Math first (issue 17, Java runs): before the Java Neq-query, the same query over
-    /// unbounded integers and reals (math_query_ms); a model is pinned as the inputs of the
-    /// Java Neq-query, which then only has to evaluate. Sat there is a Java difference on this
-    /// path; anything else falls back to the full Java query. A math Unsat proves nothing.
-    bool math_first = false;
-    unsigned math_query_ms = 100;
   };
   /// What the classifier saved (issue 17's mechanisms).
   struct Counters {
     int identical = 0;        // partitions EQ because both outputs are the same term
     int budget_limited = 0;   // queries run with the fallback limit after the budget was used
     double hard_spent_s = 0;  // seconds of queries that ended Unknown at their limit
-    int math_candidates = 0;  // math first: models of the math Neq-query
-    int math_confirmed = 0;   // ... that the pinned Java Neq-query confirmed (NEQ without a full query)
+    int math_confirmed = 0;   // Neq-queries Sat through math first (SolverOptions::math_first)
   };
   PartitionClassifier(terms::TermManager& tm, const symexec::MethodInputs& inputs, std::string methodName,
                       Limits limits);
@@ -62,8 +55,6 @@ class PartitionClassifier {
   bool overApprox(terms::Term t) const;
   void witness(solver::Solver& s, PartitionResult& r, const symexec::RawPartition& p);
   std::string evalText(solver::Solver& s, terms::Term t);
-  /// Math first: input literals on which the outputs differ over the reals, or nothing.
-  std::optional<std::vector<terms::Term>> mathCandidate(const symexec::RawPartition& p, terms::Term differ);
 
   terms::TermManager& tm_;
   const symexec::MethodInputs& inputs_;
@@ -71,7 +62,7 @@ class PartitionClassifier {
   Limits limits_;
   std::vector<terms::Term> last_model_;
   Counters counters_;
-  std::unique_ptr<solver::Solver> math_;  // math first: the run's terms under Arith::Math
+  bool last_math_first_ = false;  // the last check's Sat came from math first
 };
 
 /// The classifier's limits for a run with options `o` (the hard-query budget under Java).

@@ -174,6 +174,7 @@ z3::expr Translator::literal(const Node& n) {
 }
 
 z3::expr Translator::variable(Term t, const Node& n) {
+  variables_.push_back(t);
   bool java = arith_ == terms::Arith::Java;
   if (java && terms::isFloating(n.sort)) {
     // A floating input is the IEEE value of a bit-vector: models then carry exact bits.

@@ -53,6 +53,8 @@ struct Options {
   double hard_query_share = 0.25;
   /// --arith java: look for differences over the reals first and confirm them under Java (issue 17).
   bool math_first = true;
+  /// --arith java, pasda mode: the exploration stops at the first NEQ partition (issue 17).
+  bool neq_stops_exploration = true;
   /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
   std::shared_ptr<witness::JvmSession> jvm_session;
 };

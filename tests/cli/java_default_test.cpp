@@ -82,6 +82,24 @@ TEST_P(JavaShapes, DifferentUnderTheDefaultWithAReplayedWitness) {
   EXPECT_GE(confirmed, 1) << r.out;
 }
 
+// The same floating-point computation in both versions: EQ under Java without a query, every EQ
+// partition decided by the identical terms (issue 17's first mechanism).
+TEST(JavaDefault, IdenticalFloatingPointTermsAreEqualWithoutAQuery) {
+  CliRun r = runCliDefaults({"--format", "json", "--timeout", "30", "--method", "fused", oldShapes(), newShapes()});
+  Json j;
+  ASSERT_NO_THROW(j = JsonParser(r.out).parse()) << r.out << r.err;
+  EXPECT_EQ(j["result"].string, "EQ") << r.out;
+  EXPECT_EQ(j["arithmetic"].string, "java");
+  int eq = 0;
+  for (const Json& p : j["partitions"].array) {
+    if (p["result"].string != "EQ") continue;
+    ++eq;
+    EXPECT_EQ(p["decided_by"].string, "identical") << p["path_condition"].string;
+    EXPECT_EQ(p["neq_status"].string, "UNSAT");
+  }
+  EXPECT_EQ(eq, 2) << r.out;
+}
+
 // The text output names the model on the result line, also when it is the default.
 TEST(JavaDefault, ResultLineNamesTheModel) {
   CliRun def = runCliDefaults({"-q", "--method", "above", oldShapes(), newShapes()});

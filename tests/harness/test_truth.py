@@ -119,6 +119,48 @@ class TruthInReportAndBenchTest(unittest.TestCase):
         self.assertEqual(bench.summary(st, "pasda", 10.0)[1], 0, "B/Eq is EQ by its label when not corrected")
 
 
+class JavaMechanismsTest(unittest.TestCase):
+    """The mechanisms of issue 17 in the harness: NEQ by math first, EQ partitions without a query."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.bench = os.path.join(self.tmp.name, "bench")
+        os.makedirs(self.bench)
+        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
+            f.write(CASES_TSV)
+        self.db = os.path.join(self.tmp.name, "m.db")
+        con = dbm.connect(self.db)
+        dbm.ensure_schema(con)
+        con.execute("BEGIN")
+        add_run(con, "A/NEq", "pasda", 10, "NEQ", 1.0, arith="java", iterations=[[("NEQ", "math"), "EQ"]],
+                result_iteration=1)
+        add_run(con, "B/NEq", "pasda", 10, "NEQ", 1.0, arith="java",
+                iterations=[[("NEQ", "math"), ("NEQ", "solver")]], result_iteration=1)
+        add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, arith="java",
+                iterations=[[("EQ", "identical"), ("EQ", "identical"), "EQ", "UNREACHABLE"]], result_iteration=1)
+        con.execute("COMMIT")
+        con.close()
+        self.st = report.load_study(self.db, self.bench)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_math_first_is_a_mechanism(self):
+        m = self.st.mechanisms(("pasda", 10.0))
+        self.assertEqual(m["by"]["math"], {"decided": 1, "correct": 1, "false": 0})
+        self.assertEqual(m["by"]["solver"]["decided"], 2, "the solver's proof wins over math first")
+        self.assertEqual(m["correct_without"], 3, "math first is neither replay nor search")
+        t = tables.mechanisms_table(self.st)
+        row = dict(zip(t.headers, t.rows[0]))
+        self.assertEqual((row["math"], row["false_math"]), (1, 0))
+
+    def test_identical_partitions_counted(self):
+        self.assertEqual(self.st.identical_partitions(("pasda", 10.0)), (2, 4))  # pooled over the runs
+        text = "\n".join(bench.summary(self.st, "pasda", 10.0)[0])
+        self.assertIn("| EQ partitions without a query (identical outputs) | 2 of 4 | - |", text)
+        self.assertIn("| pairs decided by math (correct / false) | 1 (1 / 0) | - |", text)
+
+
 def jvm_skip_reason():
     if not os.path.isfile(os.path.join(_common.BENCHMARK, "cases.tsv")):
         return f"the ARDiff benchmark is not at {_common.BENCHMARK}"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <functional>
 #include <mutex>
@@ -46,9 +47,8 @@ class Z3Solver final : public Solver {
         solver_(ctx_, z3::solver::simple()),
         fpSolver_(z3::tactic(ctx_, "qffpbv").mk_solver()),
         tr_(ctx_, tm, opt.model_override.value_or(tm.arith()), opt.bound_integer_inputs, opt.exact_fp_remainder),
-        mathSolver_(ctx_, z3::solver::simple()),
-        mathTr_(ctx_, tm, terms::Arith::Math, true, false) {
-    mathOn_ = opt.math_first && java();
+        math_(opt.math_first && java() ? new MathSide(tm) : nullptr) {
+    mathOn_ = math_ != nullptr;
     z3::params p(ctx_);
     p.set("random_seed", opt.random_seed);
     solver_.set(p);
@@ -65,7 +65,7 @@ class Z3Solver final : public Solver {
     flushAxioms();
     solver_.push();
     if (java()) fpSolver_.push();
-    if (mathOn_) mathSolver_.push();
+    if (mathOn_) math_->solver.push();
     termLevels_.emplace_back();
     fpLevels_.push_back(fpLevels_.back());
     ++level_;
@@ -80,7 +80,7 @@ class Z3Solver final : public Solver {
     }
     solver_.pop(n);
     if (java()) fpSolver_.pop(n);
-    if (mathOn_) mathSolver_.pop(n);
+    if (mathOn_) math_->solver.pop(n);
     termLevels_.resize(termLevels_.size() - n);
     fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
@@ -189,20 +189,49 @@ class Z3Solver final : public Solver {
     try {
       std::vector<z3::expr> assume;
       for (Term a : assumptions) assume.push_back(mathTranslate(a));
-      mathSolver_.set("timeout", opt_.math_first_ms);
-      mathSolver_.push();
-      for (auto& e : assume) mathSolver_.add(e);
-      z3::check_result r = mathSolver_.check();
+      MathSide& ms = *math_;
+      ms.solver.set("timeout", opt_.math_first_ms);
+      ms.solver.push();
+      for (auto& e : assume) ms.solver.add(e);
+      // Z3 can ignore the limit on nonlinear real problems, so the check runs on a thread of
+      // its own in its own context; one that overruns is abandoned (the context leaked, math
+      // first off for this solver) and the Java query goes on without it.
+      auto box = std::make_shared<MathBox>();
+      std::thread worker([&ms, box] {
+        z3::check_result r = z3::unknown;
+        try {
+          r = ms.solver.check();
+        } catch (const z3::exception&) {
+        }
+        std::lock_guard<std::mutex> l(box->mu);
+        box->result = r;
+        box->done = true;
+        box->cv.notify_all();
+      });
+      {
+        std::unique_lock<std::mutex> l(box->mu);
+        box->cv.wait_for(l, std::chrono::milliseconds(opt_.math_first_ms + 100), [&] { return box->done; });
+        if (!box->done) {
+          l.unlock();
+          worker.detach();
+          ms.ctx.interrupt();
+          (void)math_.release();  // intentionally leaked: the detached check still uses it
+          mathOn_ = false;
+          return false;
+        }
+      }
+      worker.join();
+      z3::check_result r = box->result;
       if (r != z3::sat) {
-        mathSolver_.pop(1);
+        ms.solver.pop(1);
         return false;
       }
-      z3::model m = mathSolver_.get_model();
-      mathSolver_.pop(1);
+      z3::model m = ms.solver.get_model();
+      ms.solver.pop(1);
       for (Term v : tr_.variables()) {
         Sort s = tm_.sort(v);
         if (s != Sort::Int && s != Sort::Long && s != Sort::Float && s != Sort::Double && s != Sort::Bool) continue;
-        z3::expr val = m.eval(mathTr_.valueHandle(v), true);
+        z3::expr val = m.eval(ms.tr.valueHandle(v), true);
         std::string ignored;
         std::optional<Term> lit = toLiteralIn(val, s, ignored, false);
         if (!lit) continue;  // e.g. an integer beyond int64: that input stays free
@@ -226,14 +255,14 @@ class Z3Solver final : public Solver {
   }
 
   z3::expr mathTranslate(Term t) {
-    z3::expr e = mathTr_(t);
-    for (auto& ax : mathTr_.takeNewAxioms()) mathSolver_.add(ax);  // ranges of integer inputs (kept: they hold for every input)
+    z3::expr e = math_->tr(t);
+    for (auto& ax : math_->tr.takeNewAxioms()) math_->solver.add(ax);  // ranges of integer inputs (they hold for every input)
     return e;
   }
 
   void mathAdd(Term t) {
     try {
-      mathSolver_.add(mathTranslate(t));
+      math_->solver.add(mathTranslate(t));
     } catch (const std::exception&) {
       mathOn_ = false;
     }
@@ -568,6 +597,7 @@ class Z3Solver final : public Solver {
 
   std::optional<Term> toLiteralIn(const z3::expr& val, Sort s, std::string& text, bool java) {
     text.clear();
+    z3::context& ctx_ = val.ctx();  // the value's own context (math first has its own)
     switch (s) {
       case Sort::Bool:
         if (val.is_true()) return tm_.boolLit(true);
@@ -634,8 +664,21 @@ class Z3Solver final : public Solver {
   z3::solver solver_;    // incremental SMT kernel: Math model, and Java queries without floats
   z3::solver fpSolver_;  // qffpbv tactic solver: Java queries with floating point
   detail::Translator tr_;
-  z3::solver mathSolver_;     // math first: the same assertions over unbounded integers and reals
-  detail::Translator mathTr_;
+  // Math first: the same assertions over unbounded integers and reals, in a context of its own.
+  struct MathSide {
+    explicit MathSide(terms::TermManager& tm)
+        : solver(ctx, z3::solver::simple()), tr(ctx, tm, terms::Arith::Math, true, false) {}
+    z3::context ctx;
+    z3::solver solver;
+    detail::Translator tr;
+  };
+  struct MathBox {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    z3::check_result result = z3::unknown;
+  };
+  std::unique_ptr<MathSide> math_;
   bool mathOn_ = false;
   std::uint64_t mathHits_ = 0;
   std::vector<bool> fpLevels_;  // per scope: a floating-point assertion is on the stack

@@ -61,6 +61,9 @@ po::options_description describeOptions() {
     ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
                                                                "32/64-bit ints, IEEE floats; the default) or math "
                                                                "(the paper's: unbounded ints, reals)")
+    ("math-first", po::value<std::string>()->default_value("yes"), "--arith java: look for models over unbounded ints "
+                                                                    "and reals first and confirm them under Java (yes "
+                                                                    "or no)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
@@ -150,6 +153,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
+  o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
   o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));

@@ -2,9 +2,6 @@
 #include "iteration.hpp"
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "partition.hpp"
 #include "witnesses.hpp"
@@ -172,33 +169,12 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     applyAbstraction(env, match, abs, eo, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
-    // iteration verdict). The exploration goes on for as long again as it took to find it (at
-    // least 1 s), then stops, instead of spending the rest of the run on floating-point
-    // feasibility checks. (Math runs explore everything, as the paper did.)
+    // iteration verdict); the exploration stops there instead of spending the rest of the run
+    // on floating-point feasibility checks (--stop-at-neq no: explore every partition, as math
+    // runs and the paper do).
     std::atomic<bool> neqFound{false};
     const bool stopAtNeq = o.arith == terms::Arith::Java && o.neq_stops_exploration && o.mode == "pasda";
     if (stopAtNeq) eo.cancel = &neqFound;
-    struct StopTimer {
-      std::mutex mu;
-      std::condition_variable cv;
-      bool done = false;
-      std::thread thread;
-      void start(std::atomic<bool>& flag, Clock::time_point until) {
-        if (thread.joinable()) return;
-        thread = std::thread([this, &flag, until] {
-          std::unique_lock<std::mutex> l(mu);
-          if (!cv.wait_until(l, until, [this] { return done; })) flag = true;
-        });
-      }
-      ~StopTimer() {
-        {
-          std::lock_guard<std::mutex> l(mu);
-          done = true;
-        }
-        cv.notify_all();
-        if (thread.joinable()) thread.join();
-      }
-    } stopTimer;
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
     WitnessStage witnesses(env, program, *runM, inputs, tm);
@@ -250,10 +226,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
         r.result = classify::withoutBestEffort(r.result);
         r.output_class = classify::withoutBestEffort(r.output_class);
       }
-      if (stopAtNeq && r.result == Verdict::NEQ) {
-        auto now = Clock::now();
-        stopTimer.start(neqFound, now + std::max<Clock::duration>(std::chrono::seconds(1), now - t0));
-      }
+      if (stopAtNeq && r.result == Verdict::NEQ) neqFound = true;
       if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
       classifySeconds += since(tc);

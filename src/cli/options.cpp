@@ -64,6 +64,9 @@ po::options_description describeOptions() {
     ("math-first", po::value<std::string>()->default_value("yes"), "--arith java: look for models over unbounded ints "
                                                                     "and reals first and confirm them under Java (yes "
                                                                     "or no)")
+    ("stop-at-neq", po::value<std::string>()->default_value("yes"), "--arith java: end the exploration at the first "
+                                                                     "NEQ partition, which decides (yes or no: every "
+                                                                     "partition)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
@@ -154,6 +157,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
+  o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";
   o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
   o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));

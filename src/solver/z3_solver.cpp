@@ -170,9 +170,11 @@ class Z3Solver final : public Solver {
         CheckResult r = checkExprs(pinned, true);
         opt_.timeout_ms = keep;
         applyTimeout();
-        if (r.status == Status::Sat || poisoned_) {
+        // An interrupt (the caller's deadline) ends the check here: the full query would
+        // otherwise run its whole limit after the interrupt was used up by the pinned one.
+        if (r.status == Status::Sat || poisoned_ || r.reason == "interrupted") {
           r.math_first = r.status == Status::Sat;
-          ++mathHits_;
+          if (r.math_first) ++mathHits_;
           return r;
         }
         model_.reset();

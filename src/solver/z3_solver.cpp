@@ -178,7 +178,7 @@ class Z3Solver final : public Solver {
           return r;
         }
         model_.reset();
-    folded_.reset();
+        folded_.reset();
       }
     }
     return checkExprs(assume, useFp);

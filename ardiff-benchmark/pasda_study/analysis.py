@@ -3,10 +3,11 @@ import statistics
 from collections import defaultdict
 
 from . import db as dbm
+from . import truth as truthm
 from .majority import CLASSES, UNDECIDED, majority
 
 
-MECHANISMS = ("solver", "replay", "search")
+MECHANISMS = ("solver", "math", "replay", "search")
 
 
 class ReportError(Exception):
@@ -16,8 +17,9 @@ class ReportError(Exception):
 class Study:
     """Runs of one depth limit and arithmetic, grouped by (tool, timeout)."""
 
-    def __init__(self, con, cases=None, depth=None, arith=None):
-        """cases: set of case names to count (None: all in the db)."""
+    def __init__(self, con, cases=None, depth=None, arith=None, corrections=None):
+        """cases: set of case names to count (None: all in the db). corrections: the corrected labels
+        (truth.load(); default: pasda_study/corrected_labels.tsv)."""
         if not dbm.has_schema(con):
             raise ReportError("the database has no results tables")
         rows = con.execute(
@@ -36,6 +38,25 @@ class Study:
         for rid, case, exp, tool, t, _d, _a, res, rt, harness in rows:
             self.runs[(tool, float(t))].append((rid, case, exp, res or "ERROR", rt, bool(harness)))
         self.con = con
+        self.corrections = truthm.load() if corrections is None else corrections
+
+    def truth(self):
+        """case -> the truth under this study's arithmetic model (the paper's label unless corrected)."""
+        labels = {case: exp for runs in self.runs.values() for _rid, case, exp, *_ in runs}
+        return truthm.truth_map(labels, self.arith or "math", self.corrections)
+
+    def proofs_truth(self, key):
+        """Correct and false proofs against the truth of the study's model, and the falsely proved cases."""
+        truth = self.truth()
+        correct, false = 0, []
+        for case, (_e, res, _n) in self.case_results(key).items():
+            if res in ("EQ", "NEQ"):
+                if res == truth.get(case):
+                    correct += 1
+                else:
+                    false.append(case)
+        return {"correct": correct, "false": len(false), "false_cases": sorted(false),
+                "model": self.arith or "math"}
 
     def configs(self):
         return sorted(self.runs, key=lambda k: (k[0], k[1]))
@@ -111,7 +132,8 @@ class Study:
 
         An EQ result is always the solver's (every partition proved equivalent). A NEQ result is the
         solver's if some NEQ partition of the reported iteration was proved by the Neq-query without
-        abstraction; otherwise it rests on a concrete witness: one the solver found for a MAYBE_NEQ
+        abstraction; 'math' if it was proved by the Java Neq-query with the inputs pinned to a model of
+        the math-model query (--arith java, "math first", issue 17); otherwise it rests on a concrete witness: one the solver found for a MAYBE_NEQ
         partition and that replayed to a difference ('replay'), or one the witness search found for an
         undecided partition ('search'). Runs with any other result are absent."""
         runs = {rid: res for rid, _c, _e, res, _rt, _h in self.runs[key] if res in ("EQ", "NEQ")}
@@ -147,7 +169,22 @@ class Study:
             counts[m]["decided"] += 1
             counts[m]["correct" if res == exp else "false"] += 1
         correct = sum(c["correct"] for c in counts.values())
-        return {"by": counts, "correct_with": correct, "correct_without": counts["solver"]["correct"]}
+        return {"by": counts, "correct_with": correct, "correct_without": counts["solver"]["correct"] + counts["math"]["correct"]}
+
+    def identical_partitions(self, key):
+        """EQ partitions of the reported iterations decided without a query (both outputs the same
+        term) and all EQ partitions, pooled over the runs."""
+        ids = [rid for rid, *_ in self.runs[key]]
+        same = total = 0
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk:chunk + 500]
+            q = ("SELECT coalesce(p.decided_by, '') = 'identical', count(*) FROM run r JOIN iteration i ON "
+                 "i.run_id = r.id AND i.iteration = r.result_iteration JOIN partition p ON p.iteration_id = i.id "
+                 "WHERE p.result = 'EQ' AND r.id IN (%s) GROUP BY 1" % ",".join("?" * len(part)))
+            for ident, n in self.con.execute(q, part):
+                total += n
+                same += n if ident else 0
+        return same, total
 
     def partitions(self, key):
         """Partition classes of the reported iteration of every run (UNREACHABLE excluded), pooled."""

@@ -5,6 +5,7 @@ import sys
 import time
 
 from . import paper, study
+from . import truth as truthm
 from .analysis import ReportError
 from .majority import CLASSES
 from .report import load_study
@@ -31,7 +32,8 @@ def _fmt(v, nd=2):
 
 
 def summary(st, tool, timeout):
-    """Markdown lines for one tool and timeout; returns (lines, false_proofs)."""
+    """Markdown lines for one tool and timeout; returns (lines, false proofs against the truth of the
+    runs' arithmetic model: the paper's labels with pasda_study/corrected_labels.tsv)."""
     key = (tool, float(timeout))
     if key not in st.runs:
         raise ReportError(f"no runs of {tool} at {timeout:g} s in the database")
@@ -46,10 +48,18 @@ def summary(st, tool, timeout):
            f"| correct proofs | {pr['correct']} ({100.0 * pr['correct'] / max(1, pr['cases']):.0f}%) | {_fmt(pc)} |",
            f"| false proofs | {pr['false']} | {_fmt(paper.at(paper.FALSE_PROOFS[tool], timeout))} |"]
     mech = st.mechanisms(key)
-    for m in ("solver", "replay", "search"):
+    for m in ("solver", "math", "replay", "search"):
         c = mech["by"][m]
         out.append(f"| pairs decided by {m} (correct / false) | {c['decided']} ({c['correct']} / {c['false']}) | - |")
     out.append(f"| correct proofs without replay and search | {mech['correct_without']} | - |")
+    same, eq_parts = st.identical_partitions(key)
+    out.append(f"| EQ partitions without a query (identical outputs) | {same} of {eq_parts} | - |")
+    tr = st.proofs_truth(key)
+    fixed = len(truthm.corrected_cases(tr["model"], st.corrections))
+    out.append(f"| correct proofs against the {tr['model']} truth ({fixed} labels corrected) | {tr['correct']} "
+               f"({100.0 * tr['correct'] / max(1, pr['cases']):.0f}%) | - |")
+    out.append(f"| false proofs against the {tr['model']} truth | {tr['false']}"
+               f"{' (' + ', '.join(tr['false_cases']) + ')' if tr['false_cases'] else ''} | - |")
     for exp in ("EQ", "NEQ"):
         pub = {**paper.TABLE5[(tool, exp)], **paper.TABLE6[(tool, exp)], **paper.TABLE7[(tool, exp)]}
         for cls in CLASSES:
@@ -66,7 +76,7 @@ def summary(st, tool, timeout):
         out.append(f"| mean {sname} (s) | {_fmt(steps.get(num), 3)} | {_fmt(theirs, 1)} |")
     out.append("")
     out.append(f"(step means over {n_steps} runs that recorded steps; paper step times are PASDA's only)")
-    return out, pr["false"]
+    return out, tr["false"]
 
 
 def main(argv=None):

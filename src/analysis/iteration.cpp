@@ -1,6 +1,8 @@
 // Iterations of the partition-based tools (PASDA, PRV) over the product program.
 #include "iteration.hpp"
 
+#include <atomic>
+
 #include "partition.hpp"
 #include "witnesses.hpp"
 #include "pasda/jvm/errors.hpp"
@@ -21,6 +23,18 @@ std::string lineRange(const std::vector<int>& lines) {
 }
 
 }  // namespace
+
+PartitionClassifier::Limits classifierLimits(const Options& o, unsigned queryMs, Clock::time_point deadline) {
+  PartitionClassifier::Limits l;
+  l.solver_timeout_ms = queryMs;
+  l.deadline = deadline;
+  if (o.arith == terms::Arith::Java) {
+    // Issue 17: hard (floating-point) queries may use a quarter of the run, then 100 ms each.
+    if (o.hard_query_share > 0) l.hard_budget_s = std::max(1.0, o.timeout_s * o.hard_query_share);
+    l.skip_pc_of_identical = true;
+  }
+  return l;
+}
 
 std::string regionKey(int id) { return "R" + std::to_string(id); }
 std::string helperKey(const std::string& helper) { return "H" + helper.substr(0, helper.find(':')); }
@@ -127,6 +141,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     terms::TermManager tm(o.arith);
     solver::SolverOptions so;
     if (o.solver_timeout_ms) so.timeout_ms = o.solver_timeout_ms;
+    so.math_first = o.arith == terms::Arith::Java && o.math_first;  // issue 17: feasibility and Neq-queries
     std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm, so);
     symexec::Program program;
     loadProgram(env, program);
@@ -155,8 +170,15 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     setHeapOptions(env, eo);
     applyAbstraction(env, match, abs, eo, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
+    // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
+    // iteration verdict); the exploration stops there instead of spending the rest of the run
+    // on floating-point feasibility checks (--stop-at-neq no: explore every partition, as math
+    // runs and the paper do).
+    std::atomic<bool> neqFound{false};
+    const bool stopAtNeq = o.arith == terms::Arith::Java && o.neq_stops_exploration && o.mode == "pasda";
+    if (stopAtNeq) eo.cancel = &neqFound;
     symexec::Executor ex(program, tm, *solver, eo);
-    PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
+    PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
     int n = 0;
@@ -206,14 +228,17 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
         r.result = classify::withoutBestEffort(r.result);
         r.output_class = classify::withoutBestEffort(r.output_class);
       }
+      if (stopAtNeq && r.result == Verdict::NEQ) neqFound = true;
       if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
       classifySeconds += since(tc);
     };
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
     env.warnings.insert(stats.warnings.begin(), stats.warnings.end());
-    it.timed_out = stats.timed_out;
-    if (o.mode != "prv" && !it.timed_out) witnesses.replayAllInJvm(it);
+    it.timed_out = stats.timed_out && !(neqFound && Clock::now() < eo.deadline);
+    // Under Java the witnesses of a cut iteration are replayed too, in the time that is left
+    // (replayAllInJvm skips the JVM when too little is): every NEQ should have a JVM replay.
+    if (o.mode != "prv" && (!it.timed_out || o.arith == terms::Arith::Java)) witnesses.replayAllInJvm(it);
     if (wantH1 && !it.timed_out) {
       classify::IterationFacts f;
       for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);

@@ -79,6 +79,11 @@ PartitionClassifier::PartitionClassifier(terms::TermManager& tm, const symexec::
 
 Status PartitionClassifier::ask(solver::Solver& s, std::vector<Term> assumptions, std::string& reason) {
   unsigned budget = limits_.solver_timeout_ms;
+  const bool limited = limits_.hard_budget_s > 0 && counters_.hard_spent_s >= limits_.hard_budget_s;
+  if (limited && (budget == 0 || budget > limits_.hard_fallback_ms)) {
+    budget = limits_.hard_fallback_ms;
+    ++counters_.budget_limited;
+  }
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(limits_.deadline - symexec::Clock::now()).count();
   if (left <= 0) {
     reason = "timeout";
@@ -87,7 +92,9 @@ Status PartitionClassifier::ask(solver::Solver& s, std::vector<Term> assumptions
   if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
   s.setTimeoutMs(budget);
   solver::CheckResult r = s.check(assumptions);
+  last_math_first_ = r.math_first;
   if (r.status == Status::Unknown && reason.empty()) reason = r.reason;
+  if (r.status == Status::Unknown && r.seconds >= 0.9 * budget / 1000.0) counters_.hard_spent_s += r.seconds;
   return r.status;
 }
 
@@ -149,7 +156,29 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
     for (const auto& st : p.new_effect.state) r.uif_new = r.uif_new || overApprox(st.second);
     facts.uif_out = r.uif_old || r.uif_new;
     Term differ = tm_.lnot(same);
-    facts.neq = ask(s, {differ}, reason);
+    const bool identical = tm_.asBool(same) == std::optional<bool>(true);
+    if (identical) {
+      // The outputs are the same term: equal on every input of the path, no query needed.
+      facts.neq = Status::Unsat;
+      ++counters_.identical;
+      r.decided_by = "identical";
+      if (limits_.skip_pc_of_identical) {
+        facts.pc = Status::Unknown;
+        r.pc_status = facts.pc;
+        r.neq_status = facts.neq;
+        r.reason_unknown = "outputs identical: reachability not queried";
+        r.reachability = classify::reachability(facts.uif_pc, facts.pc);
+        r.output_class = Verdict::EQ;
+        r.result = classify::partitionVerdict(facts);
+        return r;
+      }
+    } else {
+      facts.neq = ask(s, {differ}, reason);
+      if (facts.neq == Status::Sat && last_math_first_) {
+        r.decided_by = "math";  // the Java query with the inputs pinned to a math-model candidate
+        ++counters_.math_confirmed;
+      }
+    }
     if (facts.neq == Status::Sat) {
       witness(s, r, p);
       if (v1) r.neq_old = evalText(s, v1);
@@ -183,7 +212,7 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
     r.witness.clear();
     r.witness_call.clear();
   }
-  if (!r.witness.empty()) r.decided_by = "solver";
+  if (!r.witness.empty() && r.decided_by != "math") r.decided_by = "solver";
   return r;
 }
 

@@ -1,9 +1,12 @@
 // Internal to analysis: classification of finished paths.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pasda/analysis/analysis.hpp"
 #include "pasda/analysis/result.hpp"
 #include "pasda/jvm/descriptor.hpp"
 #include "pasda/symexec/executor.hpp"
@@ -18,6 +21,23 @@ class PartitionClassifier {
   struct Limits {
     unsigned solver_timeout_ms = 1000;
     symexec::Clock::time_point deadline = symexec::Clock::time_point::max();
+    /// Budget of hard queries (issue 17): once the queries that ended Unknown at their limit
+    /// have used this many seconds of the iteration, every later query is limited to
+    /// hard_fallback_ms, so that a few hard floating-point queries cannot eat a run whose other
+    /// partitions are easy. 0: no budget.
+    double hard_budget_s = 0;
+    unsigned hard_fallback_ms = 100;
+    /// Outputs that are the same term (after normalisation; the DAG is hash-consed) are equal
+    /// without a query. Under Java the reachability query of such a partition is skipped too
+    /// (its path was explored, so it is feasible or undecided).
+    bool skip_pc_of_identical = false;
+  };
+  /// What the classifier saved (issue 17's mechanisms).
+  struct Counters {
+    int identical = 0;        // partitions EQ because both outputs are the same term
+    int budget_limited = 0;   // queries run with the fallback limit after the budget was used
+    double hard_spent_s = 0;  // seconds of queries that ended Unknown at their limit
+    int math_confirmed = 0;   // Neq-queries Sat through math first (SolverOptions::math_first)
   };
   PartitionClassifier(terms::TermManager& tm, const symexec::MethodInputs& inputs, std::string methodName,
                       Limits limits);
@@ -28,6 +48,7 @@ class PartitionClassifier {
                            terms::Term* sameOut = nullptr);
   /// Input values of the last witness (aligned with the inputs; empty Term if unknown).
   const std::vector<terms::Term>& lastModel() const { return last_model_; }
+  const Counters& counters() const { return counters_; }
 
  private:
   solver::Status ask(solver::Solver& s, std::vector<terms::Term> assumptions, std::string& reason);
@@ -40,6 +61,11 @@ class PartitionClassifier {
   std::string method_;
   Limits limits_;
   std::vector<terms::Term> last_model_;
+  Counters counters_;
+  bool last_math_first_ = false;  // the last check's Sat came from math first
 };
+
+/// The classifier's limits for a run with options `o` (the hard-query budget under Java).
+PartitionClassifier::Limits classifierLimits(const Options& o, unsigned queryMs, symexec::Clock::time_point deadline);
 
 }  // namespace pasda::analysis

@@ -36,7 +36,11 @@ constexpr const char* kUsage =
     "Exit status: 0 EQ, 1 NEQ, 3 undecided (MAYBE_EQ, MAYBE_NEQ, UNKNOWN, DEPTH_LIMITED,\n"
     "TIMEOUT), 2 error or ERROR (one line on stderr: pasda-jvm: error: FILE: reason). A release\n"
     "diff: 1 if any method is NEQ, 0 if every compared method is EQ, 3 otherwise, 2 bad input\n"
-    "(see --fail-on).\n";
+    "(see --fail-on).\n"
+    "\n"
+    "Verdicts are under Java's own arithmetic by default (--arith java: int overflow, IEEE\n"
+    "rounding, NaN); --arith math is the PASDA paper's model (unbounded integers, reals), under\n"
+    "which EQ can hide an overflow or a rounding difference. The result line names the model.\n";
 
 po::options_description describeOptions() {
   po::options_description general("Options");
@@ -54,8 +58,15 @@ po::options_description describeOptions() {
                                                                 "(more than 0, at most 1000000)")
     ("depth-limit", po::value<std::string>()->default_value("10"), "branch decisions allowed per path inside loops "
                                                                     "and recursion (0 to 100000)")
-    ("arith", po::value<std::string>()->default_value("math"), "arithmetic model: math (paper: unbounded ints, reals) "
-                                                               "or java (bit-exact: 32/64-bit ints, IEEE floats)")
+    ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
+                                                               "32/64-bit ints, IEEE floats; the default) or math "
+                                                               "(the paper's: unbounded ints, reals)")
+    ("math-first", po::value<std::string>()->default_value("yes"), "--arith java: look for models over unbounded ints "
+                                                                    "and reals first and confirm them under Java (yes "
+                                                                    "or no)")
+    ("stop-at-neq", po::value<std::string>()->default_value("yes"), "--arith java: end the exploration at the first "
+                                                                     "NEQ partition, which decides (yes or no: every "
+                                                                     "partition)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
@@ -153,6 +164,8 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
+  o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
+  o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";
   o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
   o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));

@@ -118,6 +118,7 @@ Json settings(const analysis::RunSettings& s) {
 Json runToJson(const RunResult& run) {
   Json j = Json::object();
   j["result"] = verdictName(run.result);
+  j["arithmetic"] = run.settings.arith;  // the model the verdict is under (also settings.arith)
   j["exit_code"] = classify::exitCode(run.result);
   j["precheck"] = optText(run.precheck);
   j["errors"] = run.errors;

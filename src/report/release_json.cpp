@@ -141,6 +141,7 @@ Json releaseToJson(const ReleaseResult& r) {
   j["result"] = classify::verdictName(release::overallVerdict(r));
   j["exit_code"] = release::releaseExitCode(r);
   const auto& s = r.settings;
+  j["arithmetic"] = s.arith;  // the model the verdicts are under (also settings.arith)
   j["settings"] = Json{{"old_path", s.old_path},       {"new_path", s.new_path},
                        {"class", optText(s.class_filter)}, {"tool", s.tool},
                        {"arith", s.arith},             {"depth_limit", s.depth_limit},

@@ -120,7 +120,7 @@ void timingLines(const ReleaseResult& r, std::ostream& out, int verbosity) {
 void printReleaseText(const ReleaseResult& r, std::ostream& out, int verbosity) {
   const release::Counts c = release::countOf(r);
   out << "Result: " << classify::verdictName(release::overallVerdict(r));
-  out << " (" << c.neq << " NEQ, " << c.undecided << " undecided, " << c.eq << " EQ of " << r.methods.size()
+  out << " (" << (r.settings.arith.empty() ? "" : "arithmetic: " + r.settings.arith + "; ") << c.neq << " NEQ, " << c.undecided << " undecided, " << c.eq << " EQ of " << r.methods.size()
       << " methods)\n";
   if (verbosity == 0) return;
   summaryLines(r, out);

@@ -141,6 +141,7 @@ void partitionTable(std::ostream& out, const IterationResult& it, int verbosity)
 
 std::string resultLine(const RunResult& run) {
   std::string line = std::string("Result: ") + verdictName(run.result);
+  if (!run.settings.arith.empty()) line += " (arithmetic: " + run.settings.arith + ")";
   if (!run.precheck.empty()) line += " (pre-check: " + firstLine(run.precheck) + ")";
   if (!run.errors.empty()) line += " (error: " + firstLine(run.errors) + ")";
   return line;

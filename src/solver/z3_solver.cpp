@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <unordered_map>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -44,7 +46,9 @@ class Z3Solver final : public Solver {
         opt_(opt),
         solver_(ctx_, z3::solver::simple()),
         fpSolver_(z3::tactic(ctx_, "qffpbv").mk_solver()),
-        tr_(ctx_, tm, opt.bound_integer_inputs, opt.exact_fp_remainder) {
+        tr_(ctx_, tm, opt.model_override.value_or(tm.arith()), opt.bound_integer_inputs, opt.exact_fp_remainder),
+        math_(opt.math_first && java() ? new MathSide(tm) : nullptr) {
+    mathOn_ = math_ != nullptr;
     z3::params p(ctx_);
     p.set("random_seed", opt.random_seed);
     solver_.set(p);
@@ -61,6 +65,8 @@ class Z3Solver final : public Solver {
     flushAxioms();
     solver_.push();
     if (java()) fpSolver_.push();
+    if (mathOn_) math_->solver.push();
+    termLevels_.emplace_back();
     fpLevels_.push_back(fpLevels_.back());
     ++level_;
   }
@@ -74,12 +80,15 @@ class Z3Solver final : public Solver {
     }
     solver_.pop(n);
     if (java()) fpSolver_.pop(n);
+    if (mathOn_) math_->solver.pop(n);
+    termLevels_.resize(termLevels_.size() - n);
     fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
     // Range axioms asserted inside the popped scopes are gone: assert them again later.
     for (auto& ax : axioms_)
       if (ax.asserted && ax.level > level_) ax.asserted = false;
     model_.reset();
+    folded_.reset();
   }
 
   unsigned levels() const override { return level_; }
@@ -89,17 +98,24 @@ class Z3Solver final : public Solver {
     if (poisoned_) return;
     z3::expr e = translate(t);
     flushAxioms();
-    solver_.add(e);
+    // A floating-point assertion never goes to the incremental kernel: every later check of
+    // this scope uses the tactic solver (fpLevels_), and the kernel would internalize (bit-blast)
+    // it on the next push, ignoring every time limit (issue 17: tsafe/conflict hung there).
+    if (!(java() && tr_.hasFloating(t))) solver_.add(e);
     if (java()) {
       fpSolver_.add(e);
       if (tr_.hasFloating(t)) fpLevels_.back() = true;
     }
+    if (mathOn_) mathAdd(t);
+    termLevels_.back().push_back(t);
     model_.reset();
+    folded_.reset();
   }
 
   CheckResult check(const std::vector<Term>& assumptions) override {
     if (poisoned_) return retiredResult();
     model_.reset();
+    folded_.reset();
     std::vector<z3::expr> assume;
     bool useFp = java() && fpLevels_.back();
     try {
@@ -112,12 +128,152 @@ class Z3Solver final : public Solver {
     } catch (const z3::exception& e) {
       throw SolverError(std::string("Z3 rejected a term: ") + e.msg());
     }
+    if (useFp && mathOn_ && !poisoned_) {
+      std::vector<z3::expr> pins;
+      std::unordered_map<Term, Term, terms::TermHash> values;
+      if (mathCandidate(assumptions, pins, values)) {
+        // First by folding: the inputs substituted, every operation (library functions
+        // included) folds with Java's semantics. All true: a Java model, no bit-blasting.
+        Term all = tm_.boolLit(true);
+        for (const auto& level : termLevels_)
+          for (Term t : level) all = tm_.land(all, t);
+        for (Term a : assumptions) all = tm_.land(all, a);
+        std::optional<bool> folded;
+        try {
+          folded = tm_.asBool(tm_.substitute(all, values));
+        } catch (const std::exception&) {
+        }
+        if (folded && *folded) {
+          z3::model m(ctx_);
+          for (auto& pin : pins) {
+            z3::func_decl d = pin.arg(0).decl();
+            z3::expr v = pin.arg(1);
+            m.add_const_interp(d, v);
+          }
+          model_.emplace(m);
+          folded_ = values;
+          ++mathHits_;
+          CheckResult r;
+          r.status = Status::Sat;
+          r.math_first = true;
+          ++checks_;
+          return r;
+        }
+        if (folded && !*folded) pins.clear();  // the candidate is not a Java model: full query
+      }
+      if (!pins.empty()) {
+        std::vector<z3::expr> pinned = assume;
+        pinned.insert(pinned.end(), pins.begin(), pins.end());
+        const unsigned keep = opt_.timeout_ms;
+        opt_.timeout_ms = keep == 0 ? opt_.math_first_pinned_ms : std::min(keep, opt_.math_first_pinned_ms);
+        applyTimeout();
+        CheckResult r = checkExprs(pinned, true);
+        opt_.timeout_ms = keep;
+        applyTimeout();
+        // An interrupt (the caller's deadline) ends the check here: the full query would
+        // otherwise run its whole limit after the interrupt was used up by the pinned one.
+        if (r.status == Status::Sat || poisoned_ || r.reason == "interrupted") {
+          r.math_first = r.status == Status::Sat;
+          if (r.math_first) ++mathHits_;
+          return r;
+        }
+        model_.reset();
+        folded_.reset();
+      }
+    }
     return checkExprs(assume, useFp);
+  }
+
+  /// Math first: the asserted formulas and `assumptions` over unbounded integers and reals; on
+  /// Sat, `pins` receives `handle == value` for every input variable of the Java translation.
+  bool mathCandidate(const std::vector<Term>& assumptions, std::vector<z3::expr>& pins,
+                     std::unordered_map<Term, Term, terms::TermHash>& values) {
+    try {
+      std::vector<z3::expr> assume;
+      for (Term a : assumptions) assume.push_back(mathTranslate(a));
+      MathSide& ms = *math_;
+      ms.solver.set("timeout", opt_.math_first_ms);
+      ms.solver.push();
+      for (auto& e : assume) ms.solver.add(e);
+      // Z3 can ignore the limit on nonlinear real problems, so the check runs on a thread of
+      // its own in its own context; one that overruns is abandoned (the context leaked, math
+      // first off for this solver) and the Java query goes on without it.
+      auto box = std::make_shared<MathBox>();
+      std::thread worker([&ms, box] {
+        z3::check_result r = z3::unknown;
+        try {
+          r = ms.solver.check();
+        } catch (const z3::exception&) {
+        }
+        std::lock_guard<std::mutex> l(box->mu);
+        box->result = r;
+        box->done = true;
+        box->cv.notify_all();
+      });
+      {
+        std::unique_lock<std::mutex> l(box->mu);
+        box->cv.wait_for(l, std::chrono::milliseconds(opt_.math_first_ms + 100), [&] { return box->done; });
+        if (!box->done) {
+          l.unlock();
+          worker.detach();
+          ms.ctx.interrupt();
+          (void)math_.release();  // intentionally leaked: the detached check still uses it
+          mathOn_ = false;
+          return false;
+        }
+      }
+      worker.join();
+      z3::check_result r = box->result;
+      if (r != z3::sat) {
+        ms.solver.pop(1);
+        return false;
+      }
+      z3::model m = ms.solver.get_model();
+      ms.solver.pop(1);
+      for (Term v : tr_.variables()) {
+        Sort s = tm_.sort(v);
+        if (s != Sort::Int && s != Sort::Long && s != Sort::Float && s != Sort::Double && s != Sort::Bool) continue;
+        z3::expr val = m.eval(ms.tr.valueHandle(v), true);
+        std::string ignored;
+        std::optional<Term> lit = toLiteralIn(val, s, ignored, false);
+        if (!lit) continue;  // e.g. an integer beyond int64: that input stays free
+        z3::expr handle = tr_.valueHandle(v);
+        values.emplace(v, *lit);
+        const std::uint64_t bits = tm_.node(*lit).bits;
+        if (s == Sort::Bool) pins.push_back(handle == ctx_.bool_val(bits != 0));
+        else {
+          unsigned w = (s == Sort::Int || s == Sort::Float) ? 32 : 64;
+          pins.push_back(handle == ctx_.bv_val(static_cast<std::uint64_t>(w == 32 ? (bits & 0xffffffffULL) : bits), w));
+        }
+      }
+      return !pins.empty();
+    } catch (const z3::exception&) {
+      mathOn_ = false;  // a term the math translation cannot take: no math first for this solver
+      return false;
+    } catch (const std::exception&) {
+      mathOn_ = false;
+      return false;
+    }
+  }
+
+  z3::expr mathTranslate(Term t) {
+    z3::expr e = math_->tr(t);
+    for (auto& ax : math_->tr.takeNewAxioms()) math_->solver.add(ax);  // ranges of integer inputs (they hold for every input)
+    return e;
+  }
+
+  void mathAdd(Term t) {
+    try {
+      math_->solver.add(mathTranslate(t));
+    } catch (const std::exception&) {
+      mathOn_ = false;
+    }
   }
 
   CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
     if (poisoned_) return retiredResult();
     model_.reset();
+    folded_.reset();
     requireBool(body);
     std::vector<z3::expr> assume;
     try {
@@ -193,6 +349,7 @@ class Z3Solver final : public Solver {
         firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
       }
       if (r == z3::sat) model_.emplace(solver.get_model());
+      folded_.reset();
     } catch (const z3::exception& e) {
       error = e.msg();
     }
@@ -253,7 +410,7 @@ class Z3Solver final : public Solver {
       Sort s = tm_.sort(v);
       z3::expr handle = tr_.valueHandle(v);
       z3::expr val = model_->eval(handle, true);
-      if (tm_.arith() == terms::Arith::Java && terms::isFloating(s)) {
+      if (java() && terms::isFloating(s)) {
         std::uint64_t bits = 0;
         if (val.is_numeral_u64(bits)) mv.value = tm_.lit(s, bits);
         else mv.exact = val.to_string();
@@ -270,6 +427,14 @@ class Z3Solver final : public Solver {
 
   std::optional<Term> eval(Term t, std::string* exact) override {
     if (!model_) throw SolverError("eval() needs a preceding Sat check");
+    if (folded_) {
+      // A model found by folding: evaluate by folding too (library functions have no Z3 meaning).
+      Term v = tm_.substitute(t, *folded_);
+      if (tm_.op(v) == terms::Op::Lit) {
+        if (exact) exact->clear();
+        return v;
+      }
+    }
     z3::expr val = model_->eval(translate(t), true);
     std::string text;
     auto lit = toLiteral(val, tm_.sort(t), &text);
@@ -408,7 +573,7 @@ class Z3Solver final : public Solver {
     return e;
   }
 
-  bool java() const { return tm_.arith() == terms::Arith::Java; }
+  bool java() const { return tr_.arith() == terms::Arith::Java; }
 
   void flushAxioms() {
     for (auto& ax : axioms_) {
@@ -429,8 +594,12 @@ class Z3Solver final : public Solver {
   std::optional<Term> toLiteral(const z3::expr& val, Sort s, std::string* exact) {
     std::string dummy;
     std::string& text = exact ? *exact : dummy;
+    return toLiteralIn(val, s, text, this->java());
+  }
+
+  std::optional<Term> toLiteralIn(const z3::expr& val, Sort s, std::string& text, bool java) {
     text.clear();
-    bool java = tm_.arith() == terms::Arith::Java;
+    z3::context& ctx_ = val.ctx();  // the value's own context (math first has its own)
     switch (s) {
       case Sort::Bool:
         if (val.is_true()) return tm_.boolLit(true);
@@ -497,9 +666,28 @@ class Z3Solver final : public Solver {
   z3::solver solver_;    // incremental SMT kernel: Math model, and Java queries without floats
   z3::solver fpSolver_;  // qffpbv tactic solver: Java queries with floating point
   detail::Translator tr_;
+  // Math first: the same assertions over unbounded integers and reals, in a context of its own.
+  struct MathSide {
+    explicit MathSide(terms::TermManager& tm)
+        : solver(ctx, z3::solver::simple()), tr(ctx, tm, terms::Arith::Math, true, false) {}
+    z3::context ctx;
+    z3::solver solver;
+    detail::Translator tr;
+  };
+  struct MathBox {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    z3::check_result result = z3::unknown;
+  };
+  std::unique_ptr<MathSide> math_;
+  bool mathOn_ = false;
+  std::uint64_t mathHits_ = 0;
   std::vector<bool> fpLevels_;  // per scope: a floating-point assertion is on the stack
   std::vector<Axiom> axioms_;
   std::optional<z3::model> model_;
+  std::optional<std::unordered_map<Term, Term, terms::TermHash>> folded_;  // model_ came from folding
+  std::vector<std::vector<Term>> termLevels_{std::vector<Term>{}};          // asserted terms per scope
   std::map<std::string, std::uint64_t> refIds_;
   unsigned level_ = 0;
   unsigned timeoutMs_ = 0;

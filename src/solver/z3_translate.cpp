@@ -62,8 +62,9 @@ std::string exactRational(double d) {
   return negative ? "-" + text : text;
 }
 
-Translator::Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder)
-    : ctx_(ctx), tm_(tm), arith_(tm.arith()), boundIntegers_(boundIntegers), exactFpRemainder_(exactFpRemainder) {}
+Translator::Translator(z3::context& ctx, terms::TermManager& tm, terms::Arith arith, bool boundIntegers,
+                       bool exactFpRemainder)
+    : ctx_(ctx), tm_(tm), arith_(arith), boundIntegers_(boundIntegers), exactFpRemainder_(exactFpRemainder) {}
 
 z3::expr Translator::wrap(Z3_ast a) {
   ctx_.check_error();
@@ -173,6 +174,7 @@ z3::expr Translator::literal(const Node& n) {
 }
 
 z3::expr Translator::variable(Term t, const Node& n) {
+  variables_.push_back(t);
   bool java = arith_ == terms::Arith::Java;
   if (java && terms::isFloating(n.sort)) {
     // A floating input is the IEEE value of a bit-vector: models then carry exact bits.

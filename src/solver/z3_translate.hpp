@@ -18,7 +18,7 @@ std::string exactRational(double d);
 
 class Translator {
  public:
-  Translator(z3::context& ctx, terms::TermManager& tm, bool boundIntegers, bool exactFpRemainder);
+  Translator(z3::context& ctx, terms::TermManager& tm, terms::Arith arith, bool boundIntegers, bool exactFpRemainder);
 
   /// The Z3 expression of a term; cached per term id for the translator's lifetime.
   z3::expr operator()(terms::Term t);
@@ -34,6 +34,8 @@ class Translator {
   /// After translation: whether the term involves a floating-point value (Float/Double sort).
   bool hasFloating(terms::Term t) const { return floating_.count(t.id) && floating_.at(t.id); }
   terms::Arith arith() const { return arith_; }
+  /// The Var terms translated so far, in order.
+  const std::vector<terms::Term>& variables() const { return variables_; }
 
  private:
   z3::expr translateNode(terms::Term t, const std::vector<z3::expr>& a);
@@ -63,6 +65,7 @@ class Translator {
   std::map<std::string, z3::func_decl> functions_;
   std::map<std::string, int> usedNames_;
   std::vector<z3::expr> newAxioms_;
+  std::vector<terms::Term> variables_;
   std::optional<z3::sort> refSort_;
 };
 

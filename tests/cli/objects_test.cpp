@@ -143,7 +143,8 @@ std::vector<Param> params() {
 }
 
 std::vector<std::string> argsOf(const Param& p) {
-  std::vector<std::string> a = {"--arith", p.arith};
+  // Every partition is inspected: no stop at the first NEQ (the default under java).
+  std::vector<std::string> a = {"--arith", p.arith, "--stop-at-neq", "no"};
   a.insert(a.end(), p.c.options.begin(), p.c.options.end());
   a.push_back(fixtureClass(p.c.folder, "old", p.c.pkg, p.c.cls));
   a.push_back(fixtureClass(p.c.folder, "new", p.c.pkg, p.c.cls));
@@ -284,7 +285,8 @@ INSTANTIATE_TEST_SUITE_P(Cli, NamedStateShapes, ::testing::ValuesIn(namedStatePa
 class Aliasing : public ::testing::TestWithParam<std::string> {};
 
 std::vector<std::string> aliasArgs(const std::string& folder, const std::string& pkg, const std::string& arith) {
-  return {"--arith", arith, fixtureClass(folder, "old", pkg, "Transfer"), fixtureClass(folder, "new", pkg, "Transfer")};
+  return {"--arith", arith, "--stop-at-neq", "no", fixtureClass(folder, "old", pkg, "Transfer"),
+          fixtureClass(folder, "new", pkg, "Transfer")};
 }
 
 bool bothNonNullDistinct(const std::string& pc) {
@@ -361,7 +363,7 @@ TEST(ObjectBounds, RecursiveMethodIsCutByTheDepthLimitNotTheTimeout) {
   // end that path. It must be cut (DEPTH_LIMITED partition), well before the wall clock.
   for (const char* arith : {"math", "java"}) {
     SCOPED_TRACE(arith);
-    JsonRun j = runJson({"--arith", arith, "--heap-bound", "1", "--depth-limit", "3", "--timeout", "20",
+    JsonRun j = runJson({"--arith", arith, "--stop-at-neq", "no", "--heap-bound", "1", "--depth-limit", "3", "--timeout", "20",
                          fixtureClass("objects/recursive", "old", "objects.node", "Node"),
                          fixtureClass("objects/recursive", "new", "objects.node", "Node")});
     ASSERT_TRUE(j.ok);

@@ -16,6 +16,7 @@ struct Pair {
   std::string name, expected, method, old_file, new_file;
   CliRun run;
   std::string result;
+  bool model_named = false;  // the result line says "(arithmetic: math)"
 };
 
 std::string classFile(const std::string& dotted) {
@@ -46,7 +47,8 @@ TEST(E2e, BenchmarkPairsLong) {
       Pair& p = pairs[i];
       p.run = runCli({"-q", "--method", p.method, "--timeout", "5", p.old_file, p.new_file});
       std::vector<std::string> l = lines(p.run.out);
-      p.result = !l.empty() && l[0].rfind("Result: ", 0) == 0 ? l[0].substr(8) : "(none)";
+      p.result = !l.empty() && l[0].rfind("Result: ", 0) == 0 ? l[0].substr(8, l[0].find(' ', 8) - 8) : "(none)";
+      p.model_named = !l.empty() && l[0].find(" (arithmetic: math)") != std::string::npos;
     }
   };
   std::thread a(worker), b(worker);
@@ -61,6 +63,7 @@ TEST(E2e, BenchmarkPairsLong) {
     EXPECT_NE(p.run.code, 2) << p.name << ": " << p.run.out << p.run.err;
     EXPECT_NE(p.result, "ERROR") << p.name << ": " << p.run.out << p.run.err;
     EXPECT_NE(p.result, "(none)") << p.name << ": " << p.run.err;
+    EXPECT_TRUE(p.result == "(none)" || p.model_named) << p.name << ": " << p.run.out;
     EXPECT_LT(p.run.seconds, 12.0) << p.name << " overran --timeout 5";
     if (p.expected == "EQ") {
       EXPECT_NE(p.result, "NEQ") << "false NEQ proof on " << p.name;

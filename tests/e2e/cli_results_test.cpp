@@ -1,5 +1,6 @@
 // pasda-jvm end to end: every program-level class reached by a fixture, with its exit code;
 // the paper's two listings; JSON keys; the SQLite store; the signature pre-check.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -36,7 +37,7 @@ std::vector<ClassCase> classCases() {
       // Float64 associativity (bit-blasted IEEE multiplications, seconds for Z3) under a 1 ms
       // query limit: the Neq and Eq queries both give up, on any machine.
       {"UNKNOWN", cliClass("modmul", "old", "Mod"), cliClass("modmul", "new", "Mod"),
-       {"--arith", "java", "--solver-timeout", "1", "--replay", "off"}, "UNKNOWN", 3},
+       {"--arith", "java", "--math-first", "no", "--solver-timeout", "1", "--replay", "off"}, "UNKNOWN", 3},
       // Every path needs a loop decision; with no budget all partitions are cut.
       {"DEPTH_LIMITED", cliClass("loops", "old", "Sum"), cliClass("loops", "new", "Sum"), {"--depth-limit", "0"},
        "DEPTH_LIMITED", 3},
@@ -58,7 +59,10 @@ TEST_P(ProgramClass, ResultLineAndExitCode) {
   CliRun r = runCli(args);
   EXPECT_EQ(r.code, c.exit_code) << r.out << r.err;
   ASSERT_FALSE(r.out.empty()) << r.err;
-  EXPECT_EQ(lines(r.out).at(0), std::string("Result: ") + c.result) << r.out;
+  // The result line names the arithmetic model of the verdict (math unless the case chose java).
+  const bool java = std::find(c.options.begin(), c.options.end(), std::string("java")) != c.options.end();
+  EXPECT_EQ(lines(r.out).at(0), std::string("Result: ") + c.result + " (arithmetic: " + (java ? "java" : "math") + ")")
+      << r.out;
   if (std::string(c.name) == "TIMEOUT") {
     EXPECT_LT(r.seconds, 3.5) << "the run overran --timeout 1";
   }
@@ -74,6 +78,10 @@ TEST_P(ProgramClass, JsonAgreesWithText) {
   EXPECT_EQ(r.code, c.exit_code);
   Json j = JsonParser(r.out).parse();
   EXPECT_EQ(j["result"].string, c.result);
+  {
+    const bool java = std::find(c.options.begin(), c.options.end(), std::string("java")) != c.options.end();
+    EXPECT_EQ(j["arithmetic"].string, java ? "java" : "math");
+  }
   ASSERT_EQ(j["partitions"].type, Json::Type::Array);
   ASSERT_EQ(j["iterations"].type, Json::Type::Array);
   EXPECT_GE(j["iterations"].array.size(), 1u);

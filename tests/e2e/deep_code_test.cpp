@@ -115,7 +115,8 @@ void expectCleanEnd(const Generated& g, const std::string& arith, const CliRun& 
   std::vector<std::string> o = lines(r.out);
   ASSERT_FALSE(o.empty()) << "no output; stderr: " << r.err;
   ASSERT_EQ(o[0].rfind("Result: ", 0), 0u) << o[0];
-  std::string verdict = o[0].substr(8);
+  std::string verdict = o[0].substr(8, o[0].find(' ', 8) - 8);  // "Result: NEQ (arithmetic: java)"
+  EXPECT_NE(o[0].find(" (arithmetic: " + arith + ")"), std::string::npos) << o[0];
   int expectedCode = verdict == "EQ" ? 0 : verdict == "NEQ" ? 1 : verdict == "ERROR" ? 2 : 3;
   EXPECT_EQ(r.code, expectedCode) << verdict;
   if (g.differs) EXPECT_NE(verdict, "EQ") << "false EQ";

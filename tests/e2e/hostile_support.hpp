@@ -46,7 +46,8 @@ inline Measured runMeasured(const std::vector<std::string>& args, const Spawn& h
   fs::path d = scratch("measured");
   const std::string outPath = (d / "out").string(), errPath = (d / "err").string();
   std::vector<std::string> argv{PASDA_CLI};
-  argv.insert(argv.end(), args.begin(), args.end());
+  const std::vector<std::string> chosen = pasda::testsupport::withArith(args);  // math unless chosen
+  argv.insert(argv.end(), chosen.begin(), chosen.end());
   std::vector<char*> cargv;
   for (std::string& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);

@@ -160,6 +160,19 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
   fs::remove_all(jars.dir);
 }
 
+// Issue 17: a release diff is under Java's arithmetic unless --arith math is given, and the
+// result line says which.
+TEST(ReleaseDiff, DefaultArithmeticIsJavaAndNamed) {
+  Jars jars;
+  const std::string a = jars.oldJar.string(), b = jars.newJar.string();
+  CliRun def = pasda::testsupport::runCliDefaults({a, b, "-q", "--class", kLib + "Helper"});
+  EXPECT_EQ(def.code, 0) << def.out << def.err;
+  EXPECT_EQ(def.out.rfind("Result: EQ (arithmetic: java; ", 0), 0u) << def.out;
+  CliRun math = runCli({a, b, "-q", "--class", kLib + "Helper", "--arith", "math"});
+  EXPECT_EQ(math.out.rfind("Result: EQ (arithmetic: math; ", 0), 0u) << math.out;
+  fs::remove_all(jars.dir);
+}
+
 TEST(ReleaseDiff, ExitStatusAndFailOn) {
   Jars jars;
   const std::string a = jars.oldJar.string(), b = jars.newJar.string();
@@ -288,7 +301,7 @@ TEST(ReleaseDiff, ProgressOnATerminalOnly) {
   if (runShell("command -v script").code != 0) GTEST_SKIP() << "script(1) (bsdutils) is not installed";
   Jars jars;
   const std::string cmd = shellQuote(PASDA_CLI) + " " + shellQuote(jars.oldJar.string()) + " " +
-                          shellQuote(jars.newJar.string()) + " --jobs 1";
+                          shellQuote(jars.newJar.string()) + " --jobs 1 --arith math";
   CliRun tty = runShell("script -qec " + shellQuote(cmd) + " /dev/null");
   EXPECT_NE(tty.out.find("\r\033[K["), std::string::npos) << tty.out.substr(0, 300);
   EXPECT_NE(tty.out.find("/5] NEQ "), std::string::npos) << tty.out.substr(0, 300);

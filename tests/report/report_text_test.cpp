@@ -33,7 +33,7 @@ int partitionRows(const std::vector<std::string>& lines) {
 TEST(ReportText, ResultLineFirstAndOneRowPerPartition) {
   const auto lines = textLines(sampleRun(), 1);
   ASSERT_FALSE(lines.empty());
-  EXPECT_EQ(lines[0], "Result: NEQ");
+  EXPECT_EQ(lines[0], "Result: NEQ (arithmetic: java)") << "the result line names the model of the verdict";
   EXPECT_EQ(partitionRows(lines), 3);
   const std::string all = [&] {
     std::string s;
@@ -56,13 +56,13 @@ TEST(ReportText, QuietPrintsOnlyTheResultLine) {
   r.precheck = "return types differ: int vs long";
   auto lines = textLines(r, 0);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "Result: NEQ (pre-check: return types differ: int vs long)");
+  EXPECT_EQ(lines[0], "Result: NEQ (arithmetic: java) (pre-check: return types differ: int vs long)");
   r.precheck.clear();
   r.result = analysis::Verdict::ERROR;
   r.errors = "unsupported opcode invokedynamic\n  at line 4";
   lines = textLines(r, 0);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "Result: ERROR (error: unsupported opcode invokedynamic ...)");
+  EXPECT_EQ(lines[0], "Result: ERROR (arithmetic: java) (error: unsupported opcode invokedynamic ...)");
 }
 
 TEST(ReportText, LinesStayWithin100Columns) {
@@ -100,7 +100,7 @@ TEST(ReportText, RunWithoutIterations) {
   r.errors = "no method both versions declare";
   const auto lines = textLines(r, 1);
   ASSERT_FALSE(lines.empty());
-  EXPECT_EQ(lines[0], "Result: ERROR (error: no method both versions declare)");
+  EXPECT_EQ(lines[0], "Result: ERROR (arithmetic: math) (error: no method both versions declare)");
   EXPECT_EQ(partitionRows(lines), 0);
 }
 

@@ -51,6 +51,13 @@ struct Options {
   std::string benchmark, expected; // recorded in the settings when given
   std::string replay = "auto";     // witness replay: auto (interpreter + JVM if available), jvm, interp, off
   double search_share = 0.25;      // share of the run's time for witness search (0 = off)
+  /// --arith java: share of the run's time that classification queries ending Unknown at their
+  /// limit may use before later queries get 100 ms each (issue 17; 0 = no budget).
+  double hard_query_share = 0.25;
+  /// --arith java: look for differences over the reals first and confirm them under Java (issue 17).
+  bool math_first = true;
+  /// --arith java, pasda mode: the exploration stops at the first NEQ partition (issue 17).
+  bool neq_stops_exploration = true;
   /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
   std::shared_ptr<witness::JvmSession> jvm_session;
 };

@@ -26,6 +26,9 @@ struct CheckResult {
   Status status = Status::Unknown;
   std::string reason;   // reason for Unknown ("timeout", "interrupted", "incomplete (theory arithmetic)", ...)
   double seconds = 0;   // wall time of the check
+  /// Sat through math first (SolverOptions::math_first): the model is the math model's
+  /// candidate, confirmed by the Java query with every input pinned to it.
+  bool math_first = false;
 };
 
 /// One variable's value in a model.
@@ -52,6 +55,19 @@ struct SolverOptions {
   /// the general case is an uninterpreted function (special cases stay exact); see
   /// docs/arithmetic-models.md.
   bool exact_fp_remainder = false;
+  /// Translate the terms under this model instead of their TermManager's (issue 17: a Java
+  /// run's terms checked over unbounded integers and reals, "math first", to find candidate
+  /// inputs quickly). Such a solver's answers are about the other model: a Sat model is only a
+  /// candidate to replay concretely under Java, an Unsat proves nothing about Java.
+  std::optional<terms::Arith> model_override;
+  /// Under Arith::Java, queries with floating point first ask the same query over unbounded
+  /// integers and reals (math_first_ms); a model's inputs, rounded to the nearest double, are
+  /// pinned in the Java query, which then mostly folds constants instead of bit-blasting. A Sat
+  /// answer there is a genuine Java model; anything else falls back to the full Java query.
+  /// A math Unsat is never used (issue 17, docs/arithmetic-models.md).
+  bool math_first = false;
+  unsigned math_first_ms = 50;
+  unsigned math_first_pinned_ms = 250;
 };
 
 /// An incremental solver bound to one TermManager. Not thread-safe, except interrupt().

@@ -1,6 +1,7 @@
 // Iterations of the partition-based tools (PASDA, PRV) over the product program.
 #include "iteration.hpp"
 
+#include "explain.hpp"
 #include "partition.hpp"
 #include "witnesses.hpp"
 #include "pasda/jvm/errors.hpp"
@@ -157,6 +158,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     PartitionClassifier classifier(tm, inputs, p.name, {so.timeout_ms, env.deadline});
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
+    Explainer explainer(env, program, *runM, inputs, tm, eo, runArgs);
     int n = 0;
     // Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
     // pc && outcome, for each version, with one shared return variable and outcome code.
@@ -186,6 +188,11 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       std::vector<terms::Term> model;
       if (!r.witness.empty()) model = classifier.lastModel();
       if (o.mode != "prv") witnesses.process(raw, r, model);
+      if (r.result == Verdict::NEQ) {
+        // The found inputs when a search decided the partition, else the solver's witness.
+        std::vector<terms::Term> pin = r.decided_by == "search" ? witnesses.witnessTerms(r.index) : model;
+        if (!pin.empty()) explainer.explain(r, pin);
+      }
       if (usage && !abs.empty()) {
         std::map<std::string, int> inPc, inOld, inNew;
         for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);

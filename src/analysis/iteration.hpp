@@ -36,6 +36,7 @@ struct IterationEnv {
   symexec::Clock::time_point deadline;
   symexec::Clock::time_point run_start;
   RunMonitor* monitor = nullptr;
+  std::string source_file[2];  // the versions' source files (0 old, 1 new) when found next to the classes, else ""
 };
 
 /// What an iteration abstracts: unchanged regions (by id) and identical helpers.

@@ -73,6 +73,8 @@ po::options_description describeOptions() {
     ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
     ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
                                                                 "when java is available), jvm, interp or off")
+    ("explain", po::value<std::string>()->default_value("on"), "explain every NEQ partition by the changed lines "
+                                                              "that make the difference: on or off")
     ("emit-tests", po::value<std::string>(), "write a JUnit 5 test per confirmed NEQ witness to DIR")
     ("benchmark", po::value<std::string>()->default_value(""), "case name recorded with the run (study harness)")
     ("expected", po::value<std::string>()->default_value(""), "expected result recorded with the run: EQ or NEQ")
@@ -150,6 +152,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));
   o.max_array_length = static_cast<int>(wholeNumber("max-array-length", text("max-array-length"), 0, kMaxArrayLength));
   o.replay = oneOf("replay", text("replay"), {"auto", "jvm", "interp", "off"});
+  o.explain = oneOf("explain", text("explain"), {"on", "off"}) == "on";
   o.expected = text("expected");
   if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
   o.benchmark = text("benchmark");

@@ -48,6 +48,8 @@ struct Options {
   std::string benchmark, expected; // recorded in the settings when given
   std::string replay = "auto";     // witness replay: auto (interpreter + JVM if available), jvm, interp, off
   double search_share = 0.25;      // share of the run's time for witness search (0 = off)
+  bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)
+  double explain_share = 0.2;      // at most this share of the time left per explanation, 1 s at most
   /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
   std::shared_ptr<witness::JvmSession> jvm_session;
 };

@@ -32,6 +32,17 @@ struct RegionHook {
   std::vector<std::string> output_names;      // aligned with outputs
 };
 
+/// The top frame of a version just before one of its instructions executes (see
+/// ExecOptions::before_step).
+struct StepView {
+  Side side = kOld;
+  const MethodInfo* method = nullptr;
+  const jvm::Instruction* insn = nullptr;
+  std::vector<terms::Term>* stack = nullptr;   // operand stack, top last (one entry per value)
+  std::vector<terms::Term>* locals = nullptr;  // local slots
+  std::uint64_t step = 0;                      // instructions so far on the path
+};
+
 struct ExecOptions {
   int depth_limit = 10;                  // counted branch decisions per path (docs/depth-limit.md)
   Clock::time_point deadline = Clock::time_point::max();
@@ -55,6 +66,11 @@ struct ExecOptions {
   /// The analysed class of each side (renamed); they correspond to each other, their static
   /// fields are compared, and their <clinit> runs before the product's run.
   std::string main_class[3];
+  /// Called before every instruction of the old and new versions (never the product's) with
+  /// the top frame, which it may change: the explanation of a difference (issue 14,
+  /// src/analysis/explain.cpp) relaxes the operands of changed code there. A forked copy runs
+  /// an instruction again, so the hook must be idempotent on what it already changed.
+  std::function<void(const StepView&)> before_step;
 };
 
 /// What one version (or the entry method) did on a path.

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include "pasda/jvm/descriptor.hpp"
 
@@ -137,7 +138,8 @@ void Explainer::relax(const symexec::StepView& v) {
   }
 }
 
-std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& pinned, Clock::time_point deadline, std::string& note) {
+std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& args, const std::vector<Term>& assumptions,
+                                          Clock::time_point deadline, std::string& note) {
   symexec::ExecOptions eo = eo_;
   eo.deadline = std::min(eo.deadline, deadline);
   // Relaxed branches fork; loops whose condition is relaxed are bounded like any loop, a bit
@@ -146,14 +148,15 @@ std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& pinned, Clock
   eo.max_steps_per_path = std::min<std::uint64_t>(eo.max_steps_per_path, 200'000);
   std::atomic<bool> cancel{false};
   eo.cancel = &cancel;
-  solver::SolverOptions so;
-  so.timeout_ms = 250;
-  std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm_, so);
+  // The inputs are literals: under Java arithmetic every branch the relaxation does not reach
+  // folds; under the math model real arithmetic on literals stays a term, which the solver
+  // decides at once.
+  solver::Solver& solver = this->solver();
   Term any = tm_.boolLit(false);
   int paths = 0, compared = 0;
   try {
-    symexec::Executor ex(program_, tm_, *solver, eo);
-    ex.explore(run_, run_args_, pinned, [&](const symexec::RawPartition& raw, solver::Solver&) {
+    symexec::Executor ex(program_, tm_, solver, eo);
+    ex.explore(run_, args, assumptions, [&](const symexec::RawPartition& raw, solver::Solver&) {
       if (++paths >= 256) cancel = true;
       if (!raw.product_compare || raw.depth_limited) return;
       ++compared;
@@ -172,45 +175,86 @@ std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& pinned, Clock
   return any;
 }
 
-std::vector<std::vector<std::size_t>> Explainer::minimalSets(Term f, Clock::time_point deadline, std::string& note) {
-  solver::SolverOptions so;
-  so.timeout_ms = 500;
-  std::unique_ptr<solver::Solver> s = solver::makeZ3Solver(tm_, so);
-  s->add(f);
-  Term count = tm_.intLit(0);
-  for (const Group& g : groups_) count = tm_.add(count, tm_.ite(g.indicator, tm_.intLit(1), tm_.intLit(0)));
-  std::vector<std::vector<std::size_t>> sets;
-  for (std::size_t k = 0; k <= groups_.size() && sets.size() < 3;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 1) {
-      note = "time budget of the explanation used up";
-      break;
+namespace {
+
+/// The next k-subset of {0..n-1} in lexicographic order (false after the last).
+bool nextSubset(std::vector<std::size_t>& idx, std::size_t n) {
+  const std::size_t k = idx.size();
+  for (std::size_t i = k; i-- > 0;) {
+    if (idx[i] + (k - i) < n) {
+      ++idx[i];
+      for (std::size_t j = i + 1; j < k; ++j) idx[j] = idx[j - 1] + 1;
+      return true;
     }
-    s->setTimeoutMs(static_cast<unsigned>(std::min<long long>(left, 500)));
-    solver::CheckResult r = s->check({tm_.le(count, tm_.intLit(static_cast<std::int32_t>(k)))});
-    if (r.status == solver::Status::Unknown) {
-      note = "solver: " + r.reason;
-      break;
-    }
-    if (r.status == solver::Status::Unsat) {
-      ++k;
-      continue;
-    }
-    std::vector<std::size_t> set;
-    Term block = tm_.boolLit(false);
-    for (std::size_t g = 0; g < groups_.size(); ++g) {
-      auto v = s->eval(groups_[g].indicator);
-      if (!v || !tm_.asBool(*v).value_or(false)) continue;
-      set.push_back(g);
-      block = tm_.lor(block, tm_.lnot(groups_[g].indicator));
-    }
-    if (set.empty()) {
-      note = "the outputs agree on the witness's relaxed run without any change";
-      break;
-    }
-    sets.push_back(set);
-    s->add(block);  // later sets must not contain this one
   }
+  return false;
+}
+
+}  // namespace
+
+solver::Status Explainer::corrects(Term f, const std::vector<std::size_t>& set, Clock::time_point deadline) {
+  std::unordered_map<Term, Term, terms::TermHash> fix;
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    fix.emplace(groups_[g].indicator, tm_.boolLit(std::find(set.begin(), set.end(), g) != set.end()));
+  // The other lines keep their values: their relaxations fold away, and often the whole formula.
+  Term q = tm_.substitute(f, fix);
+  if (auto b = tm_.asBool(q)) return *b ? solver::Status::Sat : solver::Status::Unsat;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  if (left <= 1) return solver::Status::Unknown;
+  solver::Solver& s = solver();
+  s.setTimeoutMs(static_cast<unsigned>(std::min<long long>(left, 250)));
+  solver::CheckResult r = s.check({q});
+  if (r.reason.find("retired") != std::string::npos) solver_.reset();
+  return r.status;
+}
+
+solver::Solver& Explainer::solver() {
+  // One solver for every explanation of the iteration (a Z3 context costs milliseconds to
+  // tens of milliseconds): the relaxed runs leave it at level 0, the checks use assumptions.
+  if (!solver_) {
+    solver::SolverOptions so;
+    so.timeout_ms = 250;
+    solver_ = solver::makeZ3Solver(tm_, so);
+  }
+  return *solver_;
+}
+
+std::vector<std::vector<std::size_t>> Explainer::minimalSets(Term f, Clock::time_point deadline, std::string& note) {
+  std::vector<std::vector<std::size_t>> sets;
+  // Only the lines the relaxed run executed can matter.
+  std::vector<Term> vars;
+  tm_.collectVars(f, vars);
+  std::vector<std::size_t> live;
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (std::find(vars.begin(), vars.end(), groups_[g].indicator) != vars.end()) live.push_back(g);
+  if (corrects(f, {}, deadline) == solver::Status::Sat) {
+    note = "the outputs agree on the witness's relaxed run without any change";
+    return sets;
+  }
+  // Candidate sets by increasing size, supersets of sets found skipped: each set found is
+  // minimum among the remaining ones, hence subset-minimal.
+  int checks = 0;
+  bool unknown = false;
+  for (std::size_t k = 1; k <= live.size() && sets.size() < 3; ++k) {
+    std::vector<std::size_t> idx(k);
+    for (std::size_t i = 0; i < k; ++i) idx[i] = i;
+    do {
+      std::vector<std::size_t> cand;
+      for (std::size_t i : idx) cand.push_back(live[i]);
+      bool super = std::any_of(sets.begin(), sets.end(), [&](const std::vector<std::size_t>& s) {
+        return std::includes(cand.begin(), cand.end(), s.begin(), s.end());
+      });
+      if (super) continue;
+      if (++checks > kMaxChecks || Clock::now() >= deadline) {
+        note = "time budget of the explanation used up";
+        return sets;
+      }
+      solver::Status st = corrects(f, cand, deadline);
+      unknown = unknown || st == solver::Status::Unknown;
+      if (st == solver::Status::Sat) sets.push_back(cand);
+    } while (sets.size() < 3 && nextSubset(idx, live.size()));
+  }
+  if (sets.empty()) note = unknown ? "the solver could not decide the candidate sets" : "";
   return sets;
 }
 
@@ -249,6 +293,7 @@ Cause Explainer::causeOf(const std::vector<std::size_t>& set) {
       cl.old_code = sourceText(0, l.other_lines);
       if (cl.old_code.empty()) cl.old_code = l.other_code;
     }
+    cl.near_new_lines = l.near_lines;
     c.lines.push_back(std::move(cl));
   }
   std::sort(c.lines.begin(), c.lines.end(),
@@ -262,23 +307,34 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
   auto done = [&](std::string note) {
     r.cause_note = std::move(note);
     r.explain_s = since(t0);
+    spent_s_ += r.explain_s;
   };
   if (!o.explain) return done("explanation off");
   if (!planned_) plan();
   if (groups_.empty()) return done(plan_note_);
-  std::vector<Term> pinned = inputs_.constraints;
+  // The inputs become the witness's literals in the run's arguments: every computation the
+  // relaxation does not reach folds to a literal (library functions too), so the solver sees
+  // only the indicators and the fresh values.
+  std::unordered_map<Term, Term, terms::TermHash> pin;
   for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
     if (tm_.sort(inputs_.terms[i]) == Sort::Ref) return done("not explained: reference inputs");
     if (i >= model.size() || !model[i]) return done("not explained: the witness has no value for " + inputs_.names[i]);
-    pinned.push_back(tm_.eq(inputs_.terms[i], model[i]));
+    pin.emplace(inputs_.terms[i], model[i]);
   }
-  // At most a share of the time left (and 1 s) per partition.
-  double left = env_.deadline == Clock::time_point::max() ? 10.0 : std::chrono::duration<double>(env_.deadline - t0).count();
-  double budget = std::min(1.0, left * o.explain_share);
+  std::vector<Term> args, assumptions;
+  for (Term a : run_args_) args.push_back(tm_.substitute(a, pin));
+  for (Term c : inputs_.constraints) assumptions.push_back(tm_.substitute(c, pin));
+  // All explanations of an iteration share a budget: explain_share of the time left at the
+  // first one (at most 5 s); one partition gets at most 1 s of it.
+  if (budget_s_ < 0) {
+    double left = env_.deadline == Clock::time_point::max() ? 25.0 : std::chrono::duration<double>(env_.deadline - t0).count();
+    budget_s_ = std::min(5.0, std::max(0.0, left) * o.explain_share);
+  }
+  double budget = std::min(1.0, budget_s_ - spent_s_);
   if (budget < 0.005) return done("time budget of the explanation used up");
   auto deadline = t0 + std::chrono::microseconds(static_cast<long long>(budget * 1e6));
   std::string note;
-  std::optional<Term> f = relaxedRun(pinned, deadline, note);
+  std::optional<Term> f = relaxedRun(args, assumptions, deadline, note);
   if (!f) return done(note);
   for (const auto& set : minimalSets(*f, deadline, note)) r.causes.push_back(causeOf(set));
   done(r.causes.empty() ? (note.empty() ? "no set of changed lines makes the outputs equal" : note) : "");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,9 +30,13 @@ class Explainer {
   };
   void plan();
   void relax(const symexec::StepView& v);
-  /// The relaxed product on pinned inputs: OR over its compared paths of (pc && outputs equal).
-  std::optional<terms::Term> relaxedRun(const std::vector<terms::Term>& pinned, symexec::Clock::time_point deadline,
-                                        std::string& note);
+  /// The relaxed product on the witness's literal arguments: OR over its compared paths of
+  /// (pc && outputs equal).
+  std::optional<terms::Term> relaxedRun(const std::vector<terms::Term>& args, const std::vector<terms::Term>& assumptions,
+                                        symexec::Clock::time_point deadline, std::string& note);
+  /// Do the outputs become equal when exactly the groups of `set` are relaxed?
+  solver::Status corrects(terms::Term f, const std::vector<std::size_t>& set, symexec::Clock::time_point deadline);
+  static constexpr int kMaxChecks = 64;  // candidate sets per partition
   /// Up to three minimal sets of group indices, smallest first.
   std::vector<std::vector<std::size_t>> minimalSets(terms::Term f, symexec::Clock::time_point deadline,
                                                     std::string& note);
@@ -45,6 +50,9 @@ class Explainer {
   terms::TermManager& tm_;
   symexec::ExecOptions eo_;
   std::vector<terms::Term> run_args_;
+  solver::Solver& solver();
+  std::unique_ptr<solver::Solver> solver_;  // relaxed runs and candidate checks, reused
+  double budget_s_ = -1, spent_s_ = 0;   // the iteration's explanation budget and its use
   bool planned_ = false;
   std::string plan_note_;
   std::vector<Group> groups_;

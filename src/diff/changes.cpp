@@ -33,12 +33,14 @@ std::string render(const MethodFacts& f, const std::vector<int>& insns) {
   return out;
 }
 
-/// The unaligned reachable instructions of one gap, per version.
+/// The unaligned reachable instructions of one gap, per version, and the aligned new-version
+/// instructions right before and after it (-1: none).
 struct Gap {
   std::vector<int> insns[2];
+  int new_before = -1, new_after = -1;
 };
 
-std::vector<Gap> gapsOf(const MethodFacts (&f)[2], const detail::Alignment& al) {
+std::vector<Gap> gapsOf(const detail::Alignment& al) {
   std::vector<Gap> gaps(1);
   std::size_t j = 0;  // next new unit
   auto addUnit = [&](int v, const detail::Unit& u) {
@@ -53,10 +55,12 @@ std::vector<Gap> gapsOf(const MethodFacts (&f)[2], const detail::Alignment& al) 
     }
     for (; j < static_cast<std::size_t>(m); ++j) addUnit(1, al.units[1][j]);
     j = static_cast<std::size_t>(m) + 1;
+    const detail::Unit& matched = al.units[1][static_cast<std::size_t>(m)];
+    gaps.back().new_after = matched.first;
     gaps.emplace_back();
+    gaps.back().new_before = matched.end - 1;
   }
   for (; j < al.units[1].size(); ++j) addUnit(1, al.units[1][j]);
-  (void)f;
   gaps.erase(std::remove_if(gaps.begin(), gaps.end(),
                             [](const Gap& g) { return g.insns[0].empty() && g.insns[1].empty(); }),
              gaps.end());
@@ -72,7 +76,7 @@ void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, co
   } catch (const std::length_error&) {
     return;
   }
-  for (const Gap& g : gapsOf(f, al)) {
+  for (const Gap& g : gapsOf(al)) {
     const bool both = !g.insns[0].empty() && !g.insns[1].empty();
     const int side = g.insns[1].empty() ? 0 : 1;
     std::map<int, std::vector<int>> byLine;  // line -> insns, in line order
@@ -100,6 +104,9 @@ void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, co
         c.other_lines = other;
         c.other_code = render(f[0], g.insns[0]);
       }
+      if (side == 0)
+        for (int n : {g.new_before, g.new_after})
+          if (n >= 0) c.near_lines.push_back(f[1].line[static_cast<std::size_t>(n)]);
       out.push_back(std::move(c));
     }
   }

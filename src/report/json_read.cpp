@@ -105,9 +105,11 @@ Effect effect(const Json& j) {
 analysis::Cause cause(const Json& a) {
   if (!a.is_array()) throw JsonError("'cause' is not an array");
   analysis::Cause c;
-  for (const Json& l : a)
+  for (const Json& l : a) {
     c.lines.push_back({text(l, "side"), static_cast<int>(integer(l, "line")), text(l, "kind"), text(l, "method"),
-                       text(l, "old_code"), text(l, "new_code")});
+                       text(l, "old_code"), text(l, "new_code"), {}});
+    if (l.contains("near_new_lines")) c.lines.back().near_new_lines = lines(l, "near_new_lines");
+  }
   return c;
 }
 

@@ -34,7 +34,8 @@ Json causeLines(const analysis::Cause& c) {
   Json a = Json::array();
   for (const analysis::CauseLine& l : c.lines)
     a.push_back(Json{{"side", l.side},         {"line", l.line},          {"kind", l.kind},
-                     {"method", l.method},     {"old_code", optText(l.old_code)}, {"new_code", optText(l.new_code)}});
+                     {"method", l.method},     {"old_code", optText(l.old_code)}, {"new_code", optText(l.new_code)},
+                     {"near_new_lines", l.near_new_lines}});
   return a;
 }
 

@@ -50,6 +50,7 @@ struct CauseLine {
   std::string kind = "changed";  // "changed", "inserted", "deleted"
   std::string method;            // "name:descriptor" holding the line
   std::string old_code, new_code;  // source text (else a bytecode rendering); "" where a side has none
+  std::vector<int> near_new_lines;  // deleted: the new version's lines right before and after the deletion
 };
 
 /// A minimal correction set: with the inputs fixed to the partition's witness, giving these

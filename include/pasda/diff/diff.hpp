@@ -74,6 +74,7 @@ struct ChangedLine {
   std::string code;                // bytecode rendering of those instructions
   std::vector<int> other_lines;    // Changed: lines of the other version's code in the same gap
   std::string other_code;          // Changed: bytecode rendering of the other version's code in the gap
+  std::vector<int> near_lines;     // Deleted: new-version lines of the aligned code right before and after it
 };
 
 /// The changed lines of `method` and of the changed helpers it reaches, in program order of

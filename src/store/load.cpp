@@ -69,7 +69,7 @@ void loadPartitionDetails(detail::Db& mdb, std::int64_t pid, PartitionResult& p)
     const auto a = static_cast<std::size_t>(cause.integer(0));
     if (p.causes.size() <= a) p.causes.resize(a + 1);
     p.causes[a].lines.push_back({cause.text(1), static_cast<int>(cause.integer(2)), cause.text(3), cause.text(4),
-                                 cause.text(5), cause.text(6)});
+                                 cause.text(5), cause.text(6), {}});
   }
 }
 

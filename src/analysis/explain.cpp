@@ -149,9 +149,12 @@ std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& args, const s
   std::atomic<bool> cancel{false};
   eo.cancel = &cancel;
   // The inputs are literals: under Java arithmetic every branch the relaxation does not reach
-  // folds; under the math model real arithmetic on literals stays a term, which the solver
-  // decides at once.
-  solver::Solver& solver = this->solver();
+  // folds, and a relaxed branch can go both ways, so no solver is needed (one that answers
+  // nothing lets both directions through; an infeasible combination only adds an
+  // unsatisfiable disjunct). Under the math model real arithmetic on literals stays a term,
+  // which Z3 decides at once.
+  if (!none_) none_ = solver::makeNullSolver();
+  solver::Solver& solver = tm_.arith() == terms::Arith::Java ? *none_ : this->solver();
   Term any = tm_.boolLit(false);
   int paths = 0, compared = 0;
   try {
@@ -334,9 +337,15 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
   if (budget < 0.005) return done("time budget of the explanation used up");
   auto deadline = t0 + std::chrono::microseconds(static_cast<long long>(budget * 1e6));
   std::string note;
-  std::optional<Term> f = relaxedRun(args, assumptions, deadline, note);
-  if (!f) return done(note);
-  for (const auto& set : minimalSets(*f, deadline, note)) r.causes.push_back(causeOf(set));
+  try {
+    std::optional<Term> f = relaxedRun(args, assumptions, deadline, note);
+    if (!f) return done(note);
+    for (const auto& set : minimalSets(*f, deadline, note)) r.causes.push_back(causeOf(set));
+  } catch (const std::exception& e) {  // never an error of the run
+    r.causes.clear();
+    solver_.reset();
+    return done(std::string("the explanation failed: ") + e.what());
+  }
   done(r.causes.empty() ? (note.empty() ? "no set of changed lines makes the outputs equal" : note) : "");
 }
 

@@ -52,6 +52,7 @@ class Explainer {
   std::vector<terms::Term> run_args_;
   solver::Solver& solver();
   std::unique_ptr<solver::Solver> solver_;  // relaxed runs and candidate checks, reused
+  std::unique_ptr<solver::Solver> none_;    // relaxed runs under Java arithmetic
   double budget_s_ = -1, spent_s_ = 0;   // the iteration's explanation budget and its use
   bool planned_ = false;
   std::string plan_note_;

@@ -188,11 +188,6 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       std::vector<terms::Term> model;
       if (!r.witness.empty()) model = classifier.lastModel();
       if (o.mode != "prv") witnesses.process(raw, r, model);
-      if (r.result == Verdict::NEQ) {
-        // The found inputs when a search decided the partition, else the solver's witness.
-        std::vector<terms::Term> pin = r.decided_by == "search" ? witnesses.witnessTerms(r.index) : model;
-        if (!pin.empty()) explainer.explain(r, pin);
-      }
       if (usage && !abs.empty()) {
         std::map<std::string, int> inPc, inOld, inNew;
         for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
@@ -213,6 +208,12 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       }
       if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
+      // The explanation comes last: the monitor already holds the partition and its verdict.
+      if (PartitionResult& last = it.partitions.back(); last.result == Verdict::NEQ) {
+        // The found inputs when a search decided the partition, else the solver's witness.
+        std::vector<terms::Term> pin = last.decided_by == "search" ? witnesses.witnessTerms(last.index) : model;
+        if (!pin.empty()) explainer.explain(last, pin);
+      }
       classifySeconds += since(tc);
     };
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);

@@ -160,7 +160,7 @@ std::optional<Term> Explainer::relaxedRun(const std::vector<Term>& args, const s
   try {
     symexec::Executor ex(program_, tm_, solver, eo);
     ex.explore(run_, args, assumptions, [&](const symexec::RawPartition& raw, solver::Solver&) {
-      if (++paths >= 256) cancel = true;
+      if (++paths >= kMaxPaths) cancel = true;
       if (!raw.product_compare || raw.depth_limited) return;
       ++compared;
       Term path = outputsEqual(tm_, raw);

@@ -37,6 +37,7 @@ class Explainer {
   /// Do the outputs become equal when exactly the groups of `set` are relaxed?
   solver::Status corrects(terms::Term f, const std::vector<std::size_t>& set, symexec::Clock::time_point deadline);
   static constexpr int kMaxChecks = 64;  // candidate sets per partition
+  static constexpr int kMaxPaths = 64;   // paths of a relaxed run
   /// Up to three minimal sets of group indices, smallest first.
   std::vector<std::vector<std::size_t>> minimalSets(terms::Term f, symexec::Clock::time_point deadline,
                                                     std::string& note);

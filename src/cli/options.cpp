@@ -152,10 +152,10 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));
   o.max_array_length = static_cast<int>(wholeNumber("max-array-length", text("max-array-length"), 0, kMaxArrayLength));
   o.replay = oneOf("replay", text("replay"), {"auto", "jvm", "interp", "off"});
-  o.explain = oneOf("explain", text("explain"), {"on", "off"}) == "on";
   o.expected = text("expected");
   if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
   o.benchmark = text("benchmark");
+  o.explain = oneOf("explain", text("explain"), {"on", "off"}) == "on";
   if (auto m = optional(vm, "method")) o.method = *m;  // "" = choose as without --method
   if (auto c = optional(vm, "class")) {
     std::string why = jvm::classPathNameProblem(*c);  // as given ("../x"), then as a dotted name ("a..b")

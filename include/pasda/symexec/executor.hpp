@@ -59,6 +59,11 @@ struct ExecOptions {
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
+  /// Called before every instruction of the old and new versions (never the product's) with
+  /// the top frame, which it may change: the explanation of a difference (issue 14,
+  /// src/analysis/explain.cpp) relaxes the operands of changed code there. A forked copy runs
+  /// an instruction again, so the hook must be idempotent on what it already changed.
+  std::function<void(const StepView&)> before_step;
   /// Input heap: objects per class reachable from the receiver and reference parameters are
   /// materialised lazily (null / fresh / alias) up to this many per class; paths that need
   /// more are cut like depth-limited ones.
@@ -66,11 +71,6 @@ struct ExecOptions {
   /// The analysed class of each side (renamed); they correspond to each other, their static
   /// fields are compared, and their <clinit> runs before the product's run.
   std::string main_class[3];
-  /// Called before every instruction of the old and new versions (never the product's) with
-  /// the top frame, which it may change: the explanation of a difference (issue 14,
-  /// src/analysis/explain.cpp) relaxes the operands of changed code there. A forked copy runs
-  /// an instruction again, so the hook must be idempotent on what it already changed.
-  std::function<void(const StepView&)> before_step;
 };
 
 /// What one version (or the entry method) did on a path.

@@ -9,7 +9,7 @@ SCHEMA_V1, a mirror of the engine's schema version 1 (tests/harness checks it ma
 import sqlite3
 import time
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 HARNESS_MARK = "harness:"
 
 # Mirror of the engine's schema (src/store/schema.cpp and, since version 3, the release-diff
@@ -127,6 +127,17 @@ CREATE TABLE IF NOT EXISTS replay(
   differs INTEGER NOT NULL,
   note TEXT,
   PRIMARY KEY(partition_id, position));
+CREATE TABLE IF NOT EXISTS cause(
+  partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
+  alternative INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  side TEXT NOT NULL CHECK(side IN ('old', 'new')),
+  line INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('changed', 'inserted', 'deleted')),
+  method TEXT NOT NULL,
+  old_code TEXT,
+  new_code TEXT,
+  PRIMARY KEY(partition_id, alternative, position));
 CREATE TABLE IF NOT EXISTS runtime(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
@@ -208,18 +219,18 @@ def check_version(con, path):
         row = con.execute("SELECT version FROM schema_version").fetchone()
     except sqlite3.DatabaseError as e:
         raise DbError(f"{path}: not a results database: {e}") from e
-    if row is not None and row[0] == 2:
-        _migrate_from_2(con)
+    if row is not None and row[0] in (2, 3):
+        _migrate(con)
     elif row is not None and row[0] != SCHEMA_VERSION:
         raise DbError(f"{path}: schema version {row[0]}, the harness supports {SCHEMA_VERSION}")
 
 
-def _migrate_from_2(con):
-    """Version 3 only adds the release-diff tables (as the engine's own migration does)."""
+def _migrate(con):
+    """Versions 2 and 3 lack tables only (3: the release-diff tables; 4: the explanations'
+    `cause`): they are created, as the engine's own migration does."""
     con.execute("BEGIN IMMEDIATE")
     try:
-        start = SCHEMA_V1.index("CREATE TABLE IF NOT EXISTS release_diff(")
-        for stmt in (s.strip() for s in SCHEMA_V1[start:].split(";")):
+        for stmt in (s.strip() for s in SCHEMA_V1.split(";")):
             if stmt:
                 con.execute(stmt)
         con.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))

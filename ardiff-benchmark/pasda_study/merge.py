@@ -22,6 +22,7 @@ TABLES = (
     ("partition_state", None, {"partition_id": "partition"}),
     ("witness", None, {"partition_id": "partition"}),
     ("replay", None, {"partition_id": "partition"}),
+    ("cause", None, {"partition_id": "partition"}),
     ("runtime", "id", {"run_id": "run"}),
     ("release_diff", "id", {}),
     ("release_class", None, {"diff_id": "release_diff"}),

@@ -28,6 +28,25 @@ std::string nowIso() {
   return buf;
 }
 
+/// The source file of a version next to its class (a .class file's directory, or the package
+/// directory under a class-path root), "" when there is none.
+std::string sourceNextTo(const Version& v) {
+  std::string src = v.cls.sourceFile();
+  if (src.empty()) return "";
+  std::error_code ec;
+  fs::path p(v.path), dir;
+  if (fs::is_regular_file(p, ec) && p.extension() == ".class") dir = p.parent_path();
+  else if (fs::is_directory(p, ec)) {
+    const std::string& name = v.cls.name();
+    auto slash = name.rfind('/');
+    dir = slash == std::string::npos ? p : p / name.substr(0, slash);
+  } else {
+    return "";
+  }
+  fs::path file = dir / src;
+  return fs::is_regular_file(file, ec) ? file.string() : "";
+}
+
 }  // namespace
 
 Prepared prepare(const Version& oldV, const Version& newV, const std::string& method) {
@@ -161,6 +180,8 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   env.options = &o;
   env.deadline = deadline;
   env.run_start = t0;
+  env.source_file[0] = sourceNextTo(oldV);
+  env.source_file[1] = sourceNextTo(newV);
   try {
     auto ti = Clock::now();
     env.prepared = prepare(oldV, newV, method);

@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "explain.hpp"
 #include "partition.hpp"
 #include "witnesses.hpp"
 #include "pasda/jvm/errors.hpp"
@@ -181,6 +182,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
+    Explainer explainer(env, program, *runM, inputs, tm, eo, runArgs);
     int n = 0;
     // Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
     // pc && outcome, for each version, with one shared return variable and outcome code.
@@ -231,6 +233,12 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       if (stopAtNeq && r.result == Verdict::NEQ) neqFound = true;
       if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
+      // The explanation comes last: the monitor already holds the partition and its verdict.
+      if (PartitionResult& last = it.partitions.back(); last.result == Verdict::NEQ) {
+        // The found inputs when a search decided the partition, else the solver's witness.
+        std::vector<terms::Term> pin = last.decided_by == "search" ? witnesses.witnessTerms(last.index) : model;
+        if (!pin.empty()) explainer.explain(last, pin);
+      }
       classifySeconds += since(tc);
     };
     symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);

@@ -38,6 +38,7 @@ struct IterationEnv {
   RunMonitor* monitor = nullptr;
   /// The explorations' warnings (unmodelled calls, paths cut and why), collected for the run.
   std::set<std::string> warnings;
+  std::string source_file[2];  // the versions' source files (0 old, 1 new) when found next to the classes, else ""
 };
 
 /// What an iteration abstracts: unchanged regions (by id) and identical helpers.

@@ -140,6 +140,16 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   jvm_inputs_.push_back({r.index, *found});
 }
 
+std::vector<Term> WitnessStage::witnessTerms(int index) const {
+  std::vector<Term> out;
+  for (const auto& [i, vals] : jvm_inputs_)
+    if (i == index) {
+      out.clear();
+      for (const witness::InputValue& v : vals) out.push_back(tm_.lit(v.sort, v.bits));
+    }
+  return out;
+}
+
 void WitnessStage::enableConcreteSearch(const symexec::ExecOptions& eo, const std::vector<Term>& run_args) {
   concrete_eo_ = eo;
   concrete_eo_->regions.clear();

@@ -21,6 +21,9 @@ class WitnessStage {
   /// For partitions whose terms contain abstractions (MAYBE_REACHABLE paths, UIF outputs): the
   /// iteration's exploration options (abstractions are dropped here) and the product's run
   /// arguments, to confirm a replayed difference on the concrete path without abstraction.
+  /// The witness inputs of partition `index` as literals (the found ones when a search decided
+  /// it), empty if it has none.
+  std::vector<terms::Term> witnessTerms(int index) const;
   void enableConcreteSearch(const symexec::ExecOptions& eo, const std::vector<terms::Term>& run_args);
 
  private:

@@ -92,6 +92,8 @@ po::options_description describeOptions() {
     ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
     ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
                                                                 "when java is available), jvm, interp or off")
+    ("explain", po::value<std::string>()->default_value("on"), "explain every NEQ partition by the changed lines "
+                                                              "that make the difference: on or off")
     ("emit-tests", po::value<std::string>(), "write a JUnit 5 test per confirmed NEQ witness to DIR")
     ("benchmark", po::value<std::string>()->default_value(""), "case name recorded with the run (study harness)")
     ("expected", po::value<std::string>()->default_value(""), "expected result recorded with the run: EQ or NEQ")
@@ -177,6 +179,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.expected = text("expected");
   if (!o.expected.empty()) oneOf("expected", o.expected, {"EQ", "NEQ"});
   o.benchmark = text("benchmark");
+  o.explain = oneOf("explain", text("explain"), {"on", "off"}) == "on";
   if (auto m = optional(vm, "method")) o.method = *m;  // "" = choose as without --method
   if (auto c = optional(vm, "class")) {
     std::string why = jvm::classPathNameProblem(*c);  // as given ("../x"), then as a dotted name ("a..b")

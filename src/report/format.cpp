@@ -44,6 +44,17 @@ const char* effectKindText(analysis::Effect::Kind k) {
   return "none";
 }
 
+std::string causeText(const analysis::Cause& c) {
+  std::string out;
+  for (const analysis::CauseLine& l : c.lines) {
+    if (!out.empty()) out += "; ";
+    out += l.side + " line " + std::to_string(l.line);
+    if (l.kind == "changed") out += " (" + l.old_code + " \u2192 " + l.new_code + ")";
+    else out += " " + l.kind + " (" + (l.side == "old" ? l.old_code : l.new_code) + ")";
+  }
+  return out;
+}
+
 std::string seconds(double s) {
   if (!std::isfinite(s)) return "?";
   char buf[32];

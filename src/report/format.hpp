@@ -28,4 +28,8 @@ const analysis::IterationResult* reportedIteration(const analysis::RunResult& ru
 /// The step times of Table 10 as (step name, seconds), in step order.
 std::vector<std::pair<const char*, double>> stepList(const analysis::StepTimes& s);
 
+/// One minimal correction set in a line: "new line 42 (x * 5 → x * 10)", "new line 7 inserted
+/// (if (x < 0) return 0;)", "old line 9 deleted (y++;)"; several lines joined by "; ".
+std::string causeText(const analysis::Cause& c);
+
 }  // namespace pasda::report::detail

@@ -102,6 +102,28 @@ Effect effect(const Json& j) {
   return e;
 }
 
+analysis::Cause cause(const Json& a) {
+  if (!a.is_array()) throw JsonError("'cause' is not an array");
+  analysis::Cause c;
+  for (const Json& l : a) {
+    c.lines.push_back({text(l, "side"), static_cast<int>(integer(l, "line")), text(l, "kind"), text(l, "method"),
+                       text(l, "old_code"), text(l, "new_code"), {}});
+    if (l.contains("near_new_lines")) c.lines.back().near_new_lines = lines(l, "near_new_lines");
+  }
+  return c;
+}
+
+/// The explanation of a partition; absent in the JSON of versions before issue 14.
+void causes(const Json& j, PartitionResult& p) {
+  if (!j.contains("cause")) return;
+  analysis::Cause first = cause(at(j, "cause"));
+  if (!first.lines.empty()) p.causes.push_back(std::move(first));
+  if (j.contains("cause_alternatives"))
+    for (const Json& a : array(j, "cause_alternatives")) p.causes.push_back(cause(a));
+  if (j.contains("cause_note")) p.cause_note = text(j, "cause_note");
+  if (j.contains("explain_s")) p.explain_s = real(j, "explain_s");
+}
+
 PartitionResult partition(const Json& j) {
   PartitionResult p;
   p.index = static_cast<int>(integer(j, "index"));
@@ -111,6 +133,7 @@ PartitionResult partition(const Json& j) {
   for (const Json& w : array(j, "witness_values"))
     p.witness.push_back({text(w, "name"), text(w, "type"), text(w, "literal"), text(w, "exact")});
   p.witness_call = text(j, "witness_call");
+  causes(j, p);
   auto reach = classify::parseReachability(text(j, "reachability"));
   if (!reach) throw JsonError("'reachability' is not a reachability");
   p.reachability = *reach;

@@ -30,6 +30,15 @@ Json effect(const Effect& e) {
   return j;
 }
 
+Json causeLines(const analysis::Cause& c) {
+  Json a = Json::array();
+  for (const analysis::CauseLine& l : c.lines)
+    a.push_back(Json{{"side", l.side},         {"line", l.line},          {"kind", l.kind},
+                     {"method", l.method},     {"old_code", optText(l.old_code)}, {"new_code", optText(l.new_code)},
+                     {"near_new_lines", l.near_new_lines}});
+  return a;
+}
+
 Json partition(const PartitionResult& p) {
   Json j = Json::object();
   j["index"] = p.index;
@@ -71,6 +80,12 @@ Json partition(const PartitionResult& p) {
                                 {"output_new", r.new_out},
                                 {"differs", r.differs},
                                 {"note", optText(r.note)}});
+  // The explanation (issue 14): the smallest correction set, then the other minimal ones.
+  j["cause"] = p.causes.empty() ? Json::array() : causeLines(p.causes.front());
+  j["cause_alternatives"] = Json::array();
+  for (std::size_t i = 1; i < p.causes.size(); ++i) j["cause_alternatives"].push_back(causeLines(p.causes[i]));
+  j["cause_note"] = optText(p.cause_note);
+  j["explain_s"] = number(p.explain_s);
   j["time_s"] = number(p.time_s);
   return j;
 }

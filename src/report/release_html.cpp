@@ -60,6 +60,7 @@ Json methodData(const MethodEntry& m, std::size_t& budget) {
   j["why"] = m.run && !decided ? undecidedReason(m) : std::string();
   const analysis::PartitionResult* neq = firstNeq(m);
   j["w"] = neq ? neq->witness_call : std::string();
+  j["cause"] = methodCauses(m);
   j["pre"] = m.run ? m.run->precheck : std::string();
   j["parts"] = Json::array();
   if (m.run && !decided_eq(m) && m.run->reported_iteration < m.run->iterations.size()) {
@@ -110,6 +111,7 @@ const char* kScript = R"JS(
     if(m.reason)td.appendChild(el('div',null,'Why '+m.cat+': '+m.reason));
     if(m.note)td.appendChild(el('div',null,'Note: '+m.note));
     if(m.pre)td.appendChild(el('div',null,'Pre-check: '+m.pre));
+    if(m.cause&&m.cause.length)m.cause.forEach(function(c){td.appendChild(el('div',null,'Cause: '+c));});
     if(m.api.length)td.appendChild(el('div',null,'Signature changes: '+m.api.join('; ')));
     if(m.parts.length){var t=el('table');var h=el('tr');['#','Result','Path condition','Witness','Lines old','Lines new','Output old','Output new'].forEach(function(x){h.appendChild(el('th',null,x));});t.appendChild(h);
       m.parts.forEach(function(p,i){var r=el('tr');[String(i+1),p.r,p.pc,p.w+(p.diff?' ('+p.diff+')':''),p.lo,p.ln,p.oo,p.on].forEach(function(x,k){

@@ -74,6 +74,7 @@ Json method(const MethodEntry& m) {
   const analysis::PartitionResult* p = firstNeq(m);
   j["witness_call"] = p ? optText(p->witness_call) : Json(nullptr);
   j["differs"] = p ? optText(p->differs) : Json(nullptr);
+  j["causes"] = methodCauses(m);
   if (m.run) {
     Json run = runToJson(*m.run);
     run.erase("partitions");  // a copy of the reported iteration's, which "iterations" holds
@@ -115,6 +116,19 @@ const analysis::PartitionResult* firstNeq(const MethodEntry& m) {
   for (const auto& p : m.run->iterations[m.run->reported_iteration].partitions)
     if (p.result == classify::Verdict::NEQ) return &p;
   return nullptr;
+}
+
+std::vector<std::string> methodCauses(const MethodEntry& m) {
+  std::vector<std::string> out;
+  if (!m.run || m.run->reported_iteration >= m.run->iterations.size()) return out;
+  for (const auto& p : m.run->iterations[m.run->reported_iteration].partitions) {
+    if (p.result != classify::Verdict::NEQ) continue;
+    for (const analysis::Cause& c : p.causes) {
+      std::string t = detail::causeText(c);
+      if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(std::move(t));
+    }
+  }
+  return out;
 }
 
 std::string undecidedReason(const MethodEntry& m) {

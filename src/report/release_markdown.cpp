@@ -29,6 +29,12 @@ std::string cell(std::string s, std::size_t max = 200) {
 
 std::string code(const std::string& s, std::size_t max = 200) { return "`" + cell(s, max) + "`"; }
 
+std::string causesCell(const MethodEntry& m) {
+  std::string out;
+  for (const std::string& c : methodCauses(m)) out += (out.empty() ? "" : "; or ") + c;
+  return out;
+}
+
 }  // namespace
 
 std::string releaseMarkdown(const ReleaseResult& r) {
@@ -52,7 +58,7 @@ std::string releaseMarkdown(const ReleaseResult& r) {
   };
   std::size_t skipped = 0;
   if (c.neq) {
-    add("#### Behaviour changes (NEQ)\n\n| method | category | witness | what differs |\n|---|---|---|---|\n");
+    add("#### Behaviour changes (NEQ)\n\n| method | category | witness | what differs | cause |\n|---|---|---|---|---|\n");
     for (const MethodEntry& m : r.methods) {
       if (!m.verdict || *m.verdict != classify::Verdict::NEQ) continue;
       const analysis::PartitionResult* p = firstNeq(m);
@@ -60,7 +66,8 @@ std::string releaseMarkdown(const ReleaseResult& r) {
                          : p && !p->differs.empty()       ? p->differs
                          : p ? p->old_effect.text() + " vs " + p->new_effect.text() : "";
       if (!add("| " + code(m.cls + "." + m.name + m.descriptor) + " | " + release::categoryName(m.category) + " | " +
-               (p && !p->witness_call.empty() ? code(p->witness_call) : std::string("")) + " | " + cell(what) + " |\n"))
+               (p && !p->witness_call.empty() ? code(p->witness_call) : std::string("")) + " | " + cell(what) + " | " +
+               cell(causesCell(m)) + " |\n"))
         ++skipped;
     }
     add("\n");

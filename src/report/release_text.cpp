@@ -38,6 +38,7 @@ void neqLines(const MethodEntry& m, std::ostream& out) {
   for (const auto& r : p->replays)
     if (r.differs) how += ", " + r.engine + " replay";
   out << "      proved   by " << how << "\n";
+  for (const std::string& c : methodCauses(m)) out << "      cause    " << oneLine(c) << "\n";
 }
 
 void summaryLines(const ReleaseResult& r, std::ostream& out) {

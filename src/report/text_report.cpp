@@ -78,6 +78,10 @@ void witnessLines(std::ostream& out, const PartitionResult& p) {
   if (!w.empty()) labeled(out, kDetailIndent, "witness", w);
   if (!p.witness_call.empty()) labeled(out, kDetailIndent, "call", p.witness_call);
   if (!p.differs.empty()) labeled(out, kDetailIndent, "differs", p.differs);
+  for (std::size_t i = 0; i < p.causes.size(); ++i)
+    labeled(out, kDetailIndent, "cause", (i ? "or " : "") + detail::causeText(p.causes[i]));
+  if (p.causes.empty() && !p.cause_note.empty() && p.result == classify::Verdict::NEQ)
+    labeled(out, kDetailIndent, "cause", "? (" + p.cause_note + ")");
 }
 
 void partitionRow(std::ostream& out, const PartitionResult& p, int verbosity) {

@@ -62,6 +62,15 @@ void loadPartitionDetails(detail::Db& mdb, std::int64_t pid, PartitionResult& p)
   while (replay.step()) {
     p.replays.push_back({replay.text(0), replay.text(1), replay.text(2), replay.integer(3) != 0, replay.text(4)});
   }
+  Stmt cause(mdb, "SELECT alternative, side, line, kind, method, old_code, new_code FROM cause WHERE partition_id = ? "
+                  "ORDER BY alternative, position");
+  cause.start(pid);
+  while (cause.step()) {
+    const auto a = static_cast<std::size_t>(cause.integer(0));
+    if (p.causes.size() <= a) p.causes.resize(a + 1);
+    p.causes[a].lines.push_back({cause.text(1), static_cast<int>(cause.integer(2)), cause.text(3), cause.text(4),
+                                 cause.text(5), cause.text(6), {}});
+  }
 }
 
 void loadPartitions(detail::Db& db, std::int64_t iterationId, IterationResult& it) {

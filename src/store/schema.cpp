@@ -122,6 +122,17 @@ CREATE TABLE IF NOT EXISTS replay(
   differs INTEGER NOT NULL,
   note TEXT,
   PRIMARY KEY(partition_id, position));
+CREATE TABLE IF NOT EXISTS cause(
+  partition_id INTEGER NOT NULL REFERENCES partition(id) ON DELETE CASCADE,
+  alternative INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  side TEXT NOT NULL CHECK(side IN ('old', 'new')),
+  line INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('changed', 'inserted', 'deleted')),
+  method TEXT NOT NULL,
+  old_code TEXT,
+  new_code TEXT,
+  PRIMARY KEY(partition_id, alternative, position));
 CREATE TABLE IF NOT EXISTS runtime(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
@@ -139,7 +150,7 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
       "schema_version", "benchmark", "run",   "settings",  "warning", "iteration", "partition",
-      "partition_state", "witness", "replay", "runtime"};
+      "partition_state", "witness", "replay", "cause", "runtime"};
   return names;
 }
 

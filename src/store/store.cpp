@@ -115,8 +115,10 @@ struct Inserts {
         witness(db, "INSERT INTO witness(partition_id, position, name, type, literal, exact) VALUES(?,?,?,?,?,?)"),
         replay(db, "INSERT INTO replay(partition_id, position, engine, output_v1, output_v2, differs, note) "
                    "VALUES(?,?,?,?,?,?,?)"),
+        cause(db, "INSERT INTO cause(partition_id, alternative, position, side, line, kind, method, old_code, "
+                  "new_code) VALUES(?,?,?,?,?,?,?,?,?)"),
         runtime(db, "INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?,?,?,?,?)") {}
-  Stmt benchmark, run, settings, warning, iteration, partition, state, witness, replay, runtime;
+  Stmt benchmark, run, settings, warning, iteration, partition, state, witness, replay, cause, runtime;
 };
 
 std::string joinLines(const std::vector<std::string>& items) {
@@ -179,6 +181,11 @@ void writePartition(detail::Db& db, Inserts& ins, std::int64_t iterationId, cons
     const auto& r = p.replays[i];
     ins.replay.run(pid, i, r.engine, r.old_out, r.new_out, r.differs, nullIfEmpty(r.note));
   }
+  for (std::size_t a = 0; a < p.causes.size(); ++a)
+    for (std::size_t i = 0; i < p.causes[a].lines.size(); ++i) {
+      const auto& l = p.causes[a].lines[i];
+      ins.cause.run(pid, a, i, l.side, l.line, l.kind, l.method, nullIfEmpty(l.old_code), nullIfEmpty(l.new_code));
+    }
 }
 
 std::int64_t writeRun(detail::Db& db, const RunResult& r) {

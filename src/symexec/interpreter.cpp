@@ -86,6 +86,7 @@ StepOutcome Interpreter::step(State& s) {
     s.last_line = line;
     s.last_line_side = f.side;
   }
+  if (opt_.before_step && f.side != kProduct) opt_.before_step({f.side, f.m, &in, &f.stack, &f.locals, s.steps});
   return execute(s, in);
 }
 

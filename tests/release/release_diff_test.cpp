@@ -135,6 +135,9 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
   EXPECT_EQ(str(price, "decided_by"), "analysis");
   EXPECT_NE(str(price, "witness_call").find("price("), std::string::npos);
   EXPECT_EQ(str(price.at("run"), "result"), "NEQ");
+  // Its cause (issue 14): the changed line 11 of the new Calc.java, in every minimal set.
+  ASSERT_FALSE(price.at("causes").empty()) << price.dump();
+  for (const Json& cause : price.at("causes")) EXPECT_EQ(cause.get<std::string>().rfind("new line 11 (", 0), 0u) << cause;
   EXPECT_TRUE(methods.at(kLib + "Calc.square(I)I")->at("run").is_null());
   EXPECT_EQ(str(*methods.at(kLib + "Calc.square(I)I"), "decided_by"), "identical code");
   EXPECT_NE(str(*methods.at(kLib + "Calc.dist(II)I"), "reason").find("Helper.abs(I)I"), std::string::npos);
@@ -150,7 +153,7 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
                       "SELECT m.result FROM release_method m JOIN run r ON r.id = m.run_id WHERE m.method = 'price'; "
                       "SELECT result, exit_code FROM release_diff; SELECT version FROM schema_version\"");
   ASSERT_EQ(q.code, 0) << q.err;
-  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n3\n");
+  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n4\n");
   // JUnit tests for the confirmed NEQ; both report files.
   EXPECT_TRUE(fs::exists(tests / "fixtures/release/lib/Calc_price_RegressionTest.java"));
   EXPECT_TRUE(fs::exists(report / "index.html"));

@@ -18,6 +18,10 @@ TEST(RunJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(dumpJson(runToJson(back)), dumpJson(first));
   EXPECT_EQ(back.reported_iteration, run.reported_iteration);
   EXPECT_EQ(back.iterations.at(0).partitions.at(1).witness.at(1).exact, "1/3");
+  // The explanation: the smallest set as "cause", the other one as an alternative.
+  ASSERT_EQ(back.iterations.at(0).partitions.at(1).causes.size(), 2u);
+  EXPECT_EQ(back.iterations[0].partitions[1].causes[1].lines.at(1).kind, "deleted");
+  EXPECT_EQ(first["iterations"][0]["partitions"][1]["cause"][0]["new_code"], "x * 10");
   EXPECT_EQ(back.iterations.at(0).partitions.at(0).new_effect.state, run.iterations.at(0).partitions.at(0).new_effect.state);
   EXPECT_EQ(back.steps.refinement, run.steps.refinement);
 }

@@ -93,13 +93,36 @@ TEST(ReleaseStore, Version2DatabasesAreMigrated) {
     EXPECT_EQ(st.countRows("run"), 1);
     EXPECT_EQ(st.countRows("release_diff"), 0);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "3\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "4\n");
   ReleaseStore rs(tmp.path());
   rs.begin(sampleDiff());
   EXPECT_EQ(sql(tmp.path(), "SELECT count(*) FROM release_diff"), "1\n");
   // Another version is still refused.
   sql(tmp.path(), "UPDATE schema_version SET version = 9");
   EXPECT_THROW(Store{tmp.path()}, StoreError);
+}
+
+TEST(ReleaseStore, Version3DatabasesGetTheCauseTable) {
+  TempDb tmp("migrate3");
+  {
+    Store st(tmp.path());
+    st.appendRun(sampleRun());
+  }
+  // What version 3 wrote: no table `cause`.
+  sql(tmp.path(), "DROP TABLE cause; UPDATE schema_version SET version = 3");
+  EXPECT_EQ(sql(tmp.path(), "SELECT count(*) FROM sqlite_master WHERE name = 'cause'"), "0\n");
+  {
+    Store st(tmp.path());
+    EXPECT_EQ(st.countRows("run"), 1);
+    EXPECT_EQ(st.countRows("cause"), 0);  // the old run has no explanations
+    const auto id = st.appendRun(sampleRun("-v4"));
+    EXPECT_EQ(st.countRows("cause"), 3);
+    auto loaded = st.loadRun(id);
+    ASSERT_TRUE(loaded.has_value());
+    ASSERT_EQ(loaded->iterations.at(0).partitions.at(1).causes.size(), 2u);
+    EXPECT_EQ(loaded->iterations[0].partitions[1].causes[0].lines.at(0).line, 42);
+  }
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "4\n");
 }
 
 }  // namespace

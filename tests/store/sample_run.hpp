@@ -78,9 +78,15 @@ inline analysis::RunResult sampleRun(const std::string& tag = "") {
   p2.decided_by = "replay";
   p2.replays = {{"interp", "throw java.lang.ArithmeticException", "return -1", true, ""},
                 {"jvm", "throw java.lang.ArithmeticException", "return -1", true, "tab\there \x01 caf\xc3\xa9"}};
+  // Two minimal correction sets: one changed line, or an inserted and a deleted one.
+  p2.causes = {{{{"new", 42, "changed", "snippet:(ID)D", "x * 5", "x * 10", {}}}},
+               {{{"new", 7, "inserted", "snippet:(ID)D", "", "if (x < 0) return 0;", {}},
+                 {"old", 9, "deleted", "snippet:(ID)D", "y++;", "", {8, 10}}}}};
+  p2.explain_s = 0.125;
   p2.time_s = 0.75;
 
   PartitionResult p3;
+  p3.cause_note = "not explained: reference inputs";
   p3.index = 3;
   p3.path_condition = "x == 0 && y > 1.0E10";
   p3.constraint_count = 2;

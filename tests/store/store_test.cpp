@@ -68,6 +68,15 @@ void expectSamePartition(const PartitionResult& a, const PartitionResult& b) {
     EXPECT_EQ(a.replays[i].differs, b.replays[i].differs);
     EXPECT_EQ(a.replays[i].note, b.replays[i].note);
   }
+  ASSERT_EQ(a.causes.size(), b.causes.size());
+  for (std::size_t i = 0; i < a.causes.size(); ++i) {
+    ASSERT_EQ(a.causes[i].lines.size(), b.causes[i].lines.size());
+    for (std::size_t k = 0; k < a.causes[i].lines.size(); ++k) {
+      const auto &x = a.causes[i].lines[k], &y = b.causes[i].lines[k];
+      EXPECT_EQ(std::tie(x.side, x.line, x.kind, x.method, x.old_code, x.new_code),
+                std::tie(y.side, y.line, y.kind, y.method, y.old_code, y.new_code));
+    }
+  }
   EXPECT_EQ(a.time_s, b.time_s);
 }
 
@@ -132,6 +141,7 @@ TEST(Store, RoundTripPopulatesEveryTable) {
   EXPECT_EQ(store.countRows("partition"), 3);
   EXPECT_EQ(store.countRows("witness"), 3);
   EXPECT_EQ(store.countRows("replay"), 2);
+  EXPECT_EQ(store.countRows("cause"), 3);
   EXPECT_EQ(store.countRows("runtime"), 8);
   auto loaded = store.loadRun(id);
   ASSERT_TRUE(loaded.has_value());

@@ -58,6 +58,8 @@ struct Options {
   bool math_first = true;
   /// --arith java, pasda mode: the exploration stops at the first NEQ partition (issue 17).
   bool neq_stops_exploration = true;
+  bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)
+  double explain_share = 0.2;      // at most this share of the time left per explanation, 1 s at most
   /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
   std::shared_ptr<witness::JvmSession> jvm_session;
 };

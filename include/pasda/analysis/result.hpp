@@ -43,6 +43,23 @@ struct Replay {
   std::string note;
 };
 
+/// One changed source line of an explanation (issue 14).
+struct CauseLine {
+  std::string side = "new";  // where the code is: "new" (changed or inserted) or "old" (deleted)
+  int line = 0;
+  std::string kind = "changed";  // "changed", "inserted", "deleted"
+  std::string method;            // "name:descriptor" holding the line
+  std::string old_code, new_code;  // source text (else a bytecode rendering); "" where a side has none
+  std::vector<int> near_new_lines;  // deleted: the new version's lines right before and after the deletion
+};
+
+/// A minimal correction set: with the inputs fixed to the partition's witness, giving these
+/// changed lines arbitrary values (the old behaviour among them) makes the outputs equal, and
+/// no subset of them does.
+struct Cause {
+  std::vector<CauseLine> lines;
+};
+
 struct PartitionResult {
   int index = 0;  // 1-based, in closing order
   std::string path_condition;  // Java-like, conjuncts joined by " && " ("true" if empty)
@@ -63,6 +80,9 @@ struct PartitionResult {
   std::string witness_call;           // e.g. "snippet(1, -2.5)"
   std::string decided_by;             // "solver", "replay", "search"
   std::vector<Replay> replays;
+  std::vector<Cause> causes;  // NEQ: up to three minimal correction sets, smallest first
+  std::string cause_note;     // NEQ without causes: why (e.g. "explanation off", "time budget")
+  double explain_s = 0;       // time the explanation took
   double time_s = 0;  // iteration clock when the partition closed
 };
 

@@ -61,6 +61,29 @@ struct MatchResult {
 /// is missing in either version.
 MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, const std::string& method);
 
+/// Code of one source line that one version has and the matcher could not align with the
+/// other version (issue 14: the candidates of a difference's explanation). Lines are grouped
+/// per gap of the unit alignment: the changed units between two aligned ones.
+struct ChangedLine {
+  enum class Kind : std::uint8_t { Changed, Inserted, Deleted };
+  Kind kind = Kind::Changed;
+  std::string method;  // "name:descriptor" of the method holding it (entry method or a changed helper)
+  int side = 1;        // where the code is: 0 old version, 1 new version
+  int line = 0;        // source line in that version (0 if the class has no line numbers)
+  std::vector<std::uint32_t> pcs;  // the line's unaligned instructions in that version
+  std::string code;                // bytecode rendering of those instructions
+  std::vector<int> other_lines;    // Changed: lines of the other version's code in the same gap
+  std::string other_code;          // Changed: bytecode rendering of the other version's code in the gap
+  std::vector<int> near_lines;     // Deleted: new-version lines of the aligned code right before and after it
+};
+
+/// The changed lines of `method` and of the changed helpers it reaches, in program order of
+/// each version: new-version lines of a gap that both versions have code in (Changed) or only
+/// the new version has (Inserted), old-version lines of a gap only the old version has code
+/// in (Deleted). Empty when the methods cannot be aligned. Throws like match().
+std::vector<ChangedLine> changedLines(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls,
+                                      const std::string& method);
+
 /// Human-readable listing for `pasda-jvm --show-blocks`.
 void printRegions(const MatchResult& m, std::ostream& out, bool verbose);
 

@@ -54,6 +54,10 @@ std::vector<std::string> writeReleaseReport(const release::ReleaseResult& r, con
 /// The first NEQ partition of a method's run (reported iteration), or nullptr.
 const analysis::PartitionResult* firstNeq(const release::MethodEntry& m);
 
+/// The causes of every NEQ partition of a method's run (reported iteration), one text per
+/// distinct minimal correction set ("new line 42 (x * 5 → x * 10)"), in partition order.
+std::vector<std::string> methodCauses(const release::MethodEntry& m);
+
 /// Why an analysed method is undecided, in a few words ("TIMEOUT: ...", "2 MAYBE_NEQ partitions").
 std::string undecidedReason(const release::MethodEntry& m);
 

@@ -32,6 +32,17 @@ struct RegionHook {
   std::vector<std::string> output_names;      // aligned with outputs
 };
 
+/// The top frame of a version just before one of its instructions executes (see
+/// ExecOptions::before_step).
+struct StepView {
+  Side side = kOld;
+  const MethodInfo* method = nullptr;
+  const jvm::Instruction* insn = nullptr;
+  std::vector<terms::Term>* stack = nullptr;   // operand stack, top last (one entry per value)
+  std::vector<terms::Term>* locals = nullptr;  // local slots
+  std::uint64_t step = 0;                      // instructions so far on the path
+};
+
 struct ExecOptions {
   int depth_limit = 10;                  // counted branch decisions per path (docs/depth-limit.md)
   Clock::time_point deadline = Clock::time_point::max();
@@ -48,6 +59,11 @@ struct ExecOptions {
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
+  /// Called before every instruction of the old and new versions (never the product's) with
+  /// the top frame, which it may change: the explanation of a difference (issue 14,
+  /// src/analysis/explain.cpp) relaxes the operands of changed code there. A forked copy runs
+  /// an instruction again, so the hook must be idempotent on what it already changed.
+  std::function<void(const StepView&)> before_step;
   /// Input heap: objects per class reachable from the receiver and reference parameters are
   /// materialised lazily (null / fresh / alias) up to this many per class; paths that need
   /// more are cut like depth-limited ones.

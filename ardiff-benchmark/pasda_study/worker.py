@@ -61,6 +61,17 @@ def emit(a, result, status, seconds, note=""):
     sys.stdout.flush()
 
 
+def _terminate_with_parent():
+    """preexec_fn: the engine's `timeout` gets SIGTERM (and forwards it) if this worker dies, e.g.
+    killed by GNU parallel's termination sequence, so that no orphaned run writes afterwards."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 - best effort, not available everywhere
+        pass
+
+
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     old_path = os.path.join(a.classes, *a.old_class.split(".")) + ".class"
@@ -94,7 +105,10 @@ def main(argv=None):
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
     try:
-        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=_terminate_with_parent)
+        if interrupted:  # the signal came before the child existed: it must not run to the end
+            child.send_signal(signal.SIGTERM)
         out, err = child.communicate()
     except OSError as e:
         emit(a, "-", "failed", 0.0, f"cannot start {cmd[0]}: {e}")

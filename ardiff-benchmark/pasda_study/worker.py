@@ -74,6 +74,8 @@ def _terminate_with_parent():
 
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
+    if argv is None:  # a worker process (not a call from a test): stop with the job that started it
+        _terminate_with_parent()
     old_path = os.path.join(a.classes, *a.old_class.split(".")) + ".class"
     new_path = os.path.join(a.classes, *a.new_class.split(".")) + ".class"
     limit = outer_limit(a.timeout, a.grace, a.grace_rel)

@@ -1,5 +1,6 @@
 """run-study: the resumable, parallel sweep (case x tool x timeout x run) through GNU parallel."""
 import argparse
+import fcntl
 import os
 import shutil
 import signal
@@ -141,6 +142,24 @@ def _die_with_parent():
         pass
 
 
+def _wait_for_workers(lock_path, limit_s=60.0):
+    """Until no worker or engine of the sweep holds its shared lock (at most limit_s)."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT)
+    try:
+        deadline = time.time() + limit_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                return
+            except OSError:
+                if time.time() > deadline:
+                    return
+                time.sleep(0.02)
+    finally:
+        os.close(fd)
+
+
 def run(a, log=lambda m: print(m, file=sys.stderr)):
     """Runs the sweep; returns an exit status (0 all recorded, 1 some failed, 130 interrupted)."""
     all_cases = casesm.load_cases(a.benchmark)
@@ -193,7 +212,12 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
             "{1}", "{2}", "{3}", "{4}", "{5}", "{6}", "{7}", "{8}", "{9}", "{10}"]
 
     prog = Progress(len(jobs), total_all - len(jobs), quiet=a.quiet)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
+    # Every worker, and the engine it runs, holds a shared lock on this file while it lives: after
+    # an interrupt the sweep returns only when none of them can still write a run.
+    lock_path = os.path.join(a.work, "sweep.lock")
+    env = dict(os.environ, PASDA_STUDY_LOCK=lock_path)
+    open(lock_path, "a").close()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent, env=env)
     stopping = []
 
     def on_signal(signum, _frame):
@@ -211,6 +235,8 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
                     continue
                 prog.update(fields)
         proc.wait()
+        if stopping:
+            _wait_for_workers(lock_path)
     finally:
         for s, h in old.items():
             signal.signal(s, h)

@@ -9,6 +9,7 @@ On SIGTERM/SIGINT (Ctrl-C of run-study) the run is stopped and nothing is record
 a resumed sweep runs it again.
 """
 import argparse
+import fcntl
 import os
 import signal
 import subprocess
@@ -72,6 +73,13 @@ def _terminate_with_parent():
         pass
 
 
+def _own_group_terminated_with_parent():
+    """preexec_fn of the engine's `timeout`: its own process group (killed as one on an
+    interrupt), and SIGTERM if this worker dies."""
+    os.setpgid(0, 0)
+    _terminate_with_parent()
+
+
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     if argv is None:  # a worker process (not a call from a test): stop with the job that started it
@@ -91,32 +99,55 @@ def main(argv=None):
         emit(a, "-", "failed", 0.0, f"database: {e}")
         return 1
 
+    # The sweep's lock (run-study waits for it after an interrupt), held by this worker and, through
+    # the inherited descriptor, by the engine until both are gone.
+    lock_fds = ()
+    if os.environ.get("PASDA_STUDY_LOCK"):
+        try:
+            fd = os.open(os.environ["PASDA_STUDY_LOCK"], os.O_RDWR | os.O_CREAT)
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            lock_fds = (fd,)
+        except OSError:
+            pass
     started = time.time()
     child = None
     interrupted = []
 
+    def stop_child():
+        # `timeout` leads its own process group (the engine is in it): kill the whole group at
+        # once, so that the engine cannot finish and record its run after the sweep stopped.
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            try:
+                child.kill()
+            except ProcessLookupError:
+                pass
+
     def on_signal(signum, _frame):
         interrupted.append(signum)
         if child is not None and child.poll() is None:
-            try:
-                child.send_signal(signal.SIGTERM)  # `timeout` forwards it to pasda-jvm
-            except ProcessLookupError:
-                pass
+            stop_child()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
     try:
         child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 preexec_fn=_terminate_with_parent)
+                                 preexec_fn=_own_group_terminated_with_parent, pass_fds=lock_fds)
         if interrupted:  # the signal came before the child existed: it must not run to the end
-            child.send_signal(signal.SIGTERM)
+            stop_child()
         out, err = child.communicate()
     except OSError as e:
         emit(a, "-", "failed", 0.0, f"cannot start {cmd[0]}: {e}")
         return 1
     elapsed = time.time() - started
     rc = child.returncode
+    # The engine ended by a termination signal before its limit that this worker did not send:
+    # the sweep is being stopped (GNU parallel signalled the job's process group, or the job's
+    # shell died first), so nothing is recorded, exactly as when the worker is signalled itself.
+    if not interrupted and rc in (-signal.SIGTERM, -signal.SIGINT, -signal.SIGHUP) and elapsed < limit - 0.05:
+        interrupted.append(-rc)
     if interrupted:
         emit(a, "-", "interrupted", elapsed, f"signal {interrupted[0]}")
         return 1

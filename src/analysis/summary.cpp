@@ -26,171 +26,210 @@ struct Summary {
   std::set<int> lines;
 };
 
+/// One summary iteration's shared pieces: the terms, the solver, the two methods, the inputs,
+/// and each version's result/outcome variables and summary.
+struct SummaryRun {
+  const Options& o;
+  const Prepared& p;
+  terms::TermManager tm;
+  solver::SolverOptions so;
+  std::unique_ptr<solver::Solver> solver;
+  symexec::Program program;
+  const symexec::MethodInfo* m[2] = {nullptr, nullptr};
+  symexec::MethodInputs inputs;
+  symexec::ExecOptions eo;
+  bool is_void = false;
+  Term ret_var[2], outcome[2];
+  std::map<std::string, int> exc_codes;  // exception class -> code (0 = normal return, -1 = cut)
+  Summary sum[2];
+
+  SummaryRun(const Options& opt, const Prepared& prep) : o(opt), p(prep), tm(opt.arith) {}
+};
+
+/// The program, the two methods and the exploration options of the iteration.
+void setUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs, IterationResult& it) {
+  const Options& o = r.o;
+  const Prepared& p = r.p;
+  if (o.solver_timeout_ms) r.so.timeout_ms = o.solver_timeout_ms;
+  r.solver = solver::makeZ3Solver(r.tm, r.so);
+  loadProgram(env, r.program);
+  r.m[0] = r.program.find(symexec::kOld, p.old_name)->method(p.name, p.old_descriptor);
+  r.m[1] = r.program.find(symexec::kNew, p.new_name)->method(p.name, p.new_descriptor);
+  if (!r.m[0] || !r.m[1]) throw std::logic_error("compared method missing after preparation");
+  if (!r.m[0]->is_static || p.is_constructor)
+    throw std::runtime_error("summary-based modes (ardiff, dse) support static methods only; use pasda or prv");
+  r.inputs = symexec::makeInputs(*r.m[0], r.tm);
+  r.eo.depth_limit = o.depth_limit;
+  r.eo.deadline = env.deadline;
+  if (env.deadline != Clock::time_point::max())
+    r.eo.deadline = env.deadline - std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
+  r.eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(r.so.timeout_ms, 250u);
+  r.eo.max_array_length = o.max_array_length;
+  applyAbstraction(env, match, abs, r.eo, it);
+}
+
+/// One finished path of version v into its summary: (pc && outcome), the outcome -1 when cut,
+/// the exception's code when it threw, 0 and the return value otherwise.
+void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<std::string, int>& counts) {
+  terms::TermManager& tm = r.tm;
+  Summary& sum = r.sum[v];
+  Term path = tm.boolLit(true);
+  for (Term c : raw.pc) path = tm.land(path, c);
+  Term out;
+  sum.paths++;
+  if (raw.depth_limited) {
+    sum.cut++;
+    out = tm.eq(r.outcome[v], tm.intLit(-1));
+  } else if (raw.entry.kind == symexec::ExecEffect::Kind::Throw) {
+    sum.throwing++;
+    auto [pos, fresh] = r.exc_codes.emplace(raw.entry.exception, static_cast<int>(r.exc_codes.size()) + 1);
+    out = tm.eq(r.outcome[v], tm.intLit(pos->second));
+  } else {
+    out = tm.eq(r.outcome[v], tm.intLit(0));
+    if (!r.is_void && raw.entry.value) {
+      out = tm.land(out, tm.eq(r.ret_var[v], raw.entry.value));
+      countAbstractions(tm, raw.entry.value, counts);
+    }
+  }
+  sum.uif = sum.uif || tm.containsUif(path) || tm.containsLibrary(path) || tm.containsUif(out) || tm.containsLibrary(out);
+  sum.formula = tm.lor(sum.formula, tm.land(path, out));
+  const auto& lines = raw.lines[v == 0 ? symexec::kOld : symexec::kNew];
+  sum.lines.insert(lines.begin(), lines.end());
+}
+
+/// Each version explored on its own into its summary. false: the deadline cut an exploration.
+bool buildSummaries(SummaryRun& r, UifUsage* usage) {
+  const jvm::TypeDesc& ret = r.m[0]->desc.ret;
+  r.is_void = ret.kind == 'V';
+  const char* tag[2] = {"old", "new"};
+  for (int v = 0; v < 2; ++v) {
+    if (!r.is_void) r.ret_var[v] = r.tm.var(std::string("$ret_") + tag[v], symexec::sortOf(ret));
+    r.outcome[v] = r.tm.var(std::string("$outcome_") + tag[v], terms::Sort::Int);
+    r.sum[v].formula = r.tm.boolLit(false);
+    std::map<std::string, int> counts;
+    symexec::Executor ex(r.program, r.tm, *r.solver, r.eo);
+    symexec::ExecStats st = ex.explore(*r.m[v], r.inputs.terms, r.inputs.constraints,
+                                       [&](const symexec::RawPartition& raw, solver::Solver&) { addPath(r, v, raw, counts); });
+    if (usage)
+      for (auto& [k, c] : counts) {
+        (v == 0 ? usage->in_old : usage->in_new)[k] += c;
+        usage->seen.insert(k);
+        usage->in_undecided.insert(k);
+      }
+    if (st.timed_out) return false;
+  }
+  return true;
+}
+
+/// The witness of a (possibly) non-equivalent comparison: the solver's model of the inputs.
+void summaryWitness(SummaryRun& r, PartitionResult& pr) {
+  solver::Model model = r.solver->model(r.inputs.terms);
+  std::string call = r.p.name + "(";
+  for (std::size_t i = 0; i < r.inputs.terms.size(); ++i) {
+    WitnessValue w;
+    w.name = r.inputs.names[i];
+    w.type = r.inputs.types[i].javaName();
+    auto val = model.lookup(r.inputs.terms[i]);
+    w.literal = val ? javaLiteral(r.tm, r.inputs.types[i], *val) : "?";
+    call += (i ? ", " : "") + w.literal;
+    pr.witness.push_back(w);
+  }
+  pr.witness_call = call + ")";
+}
+
+/// The Neq (and, with abstractions, Eq) query over both summaries, where neither version was cut.
+void querySummaries(SummaryRun& r, IterationEnv& env, Term same, classify::SummaryFacts& f, PartitionResult& pr) {
+  terms::TermManager& tm = r.tm;
+  auto budget = [&]() -> unsigned {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(env.deadline - Clock::now()).count();
+    double third = r.o.timeout_s * 1000.0 / 3.0;
+    double b = std::max<double>(r.so.timeout_ms, third);
+    return static_cast<unsigned>(std::max<long long>(1, std::min<long long>(left, static_cast<long long>(b))));
+  };
+  r.solver->setTimeoutMs(budget());
+  solver::CheckResult neq = r.solver->check({tm.lnot(same)});
+  f.neq = neq.status;
+  if (neq.status == solver::Status::Unknown) pr.reason_unknown = neq.reason;
+  if (neq.status != solver::Status::Sat) return;
+  summaryWitness(r, pr);
+  if (f.uif) {
+    r.solver->setTimeoutMs(budget());
+    f.eq = r.solver->check({same}).status;
+  }
+}
+
+/// The comparison of the two summaries: one partition holding the iteration's verdict.
+PartitionResult compareSummaries(SummaryRun& r, IterationEnv& env, classify::SummaryFacts& f, Clock::time_point t0) {
+  terms::TermManager& tm = r.tm;
+  const Summary* sum = r.sum;
+  Term bothCompared = tm.land(tm.ne(r.outcome[0], tm.intLit(-1)), tm.ne(r.outcome[1], tm.intLit(-1)));
+  Term same = tm.eq(r.outcome[0], r.outcome[1]);
+  if (!r.is_void) same = tm.land(same, tm.lor(tm.ne(r.outcome[0], tm.intLit(0)), tm.same(r.ret_var[0], r.ret_var[1])));
+  r.solver->push();
+  r.solver->add(sum[0].formula);
+  r.solver->add(sum[1].formula);
+  r.solver->add(bothCompared);
+  f.summaries_empty = sum[0].paths == 0 && sum[1].paths == 0;
+  f.uif = sum[0].uif || sum[1].uif;
+  f.depth_limited = sum[0].cut > 0 || sum[1].cut > 0;
+  PartitionResult pr;
+  pr.index = 1;
+  pr.path_condition = "summaries: old " + std::to_string(sum[0].paths) + " paths (" + std::to_string(sum[0].throwing) +
+                      " throwing, " + std::to_string(sum[0].cut) + " cut), new " + std::to_string(sum[1].paths) +
+                      " paths (" + std::to_string(sum[1].throwing) + " throwing, " + std::to_string(sum[1].cut) + " cut)";
+  pr.lines_old.assign(sum[0].lines.begin(), sum[0].lines.end());
+  pr.lines_new.assign(sum[1].lines.begin(), sum[1].lines.end());
+  if (!f.summaries_empty) querySummaries(r, env, same, f, pr);
+  r.solver->pop();
+  pr.neq_status = f.neq;
+  pr.eq_status = f.eq;
+  pr.pc_status = solver::Status::Sat;
+  pr.uif_pc = f.uif;
+  pr.depth_limited = f.depth_limited;
+  pr.reachability = f.uif ? classify::Reachability::MaybeReachable : classify::Reachability::Reachable;
+  pr.result = classify::summaryVerdict(f);
+  pr.output_class = pr.result;
+  pr.time_s = since(t0);
+  if (pr.result != Verdict::NEQ && pr.result != Verdict::MAYBE_NEQ) {
+    pr.witness.clear();
+    pr.witness_call.clear();
+  } else {
+    pr.decided_by = "solver";
+  }
+  return pr;
+}
+
+/// ARDiff's H1 over the two summaries with one shared return value and outcome (reference §11.6).
+void summaryH1(SummaryRun& r, IterationEnv& env, StepTimes& steps, UifUsage& usage) {
+  std::unordered_map<Term, Term, terms::TermHash> shared{{r.outcome[1], r.outcome[0]}};
+  if (!r.is_void) shared.emplace(r.ret_var[1], r.ret_var[0]);
+  auto tr = Clock::now();
+  usage.h1 = equivalenceEnablingAbstractions(r.tm, *r.solver, r.sum[0].formula, r.tm.substitute(r.sum[1].formula, shared),
+                                             h1QueryMs(r.o), h1Deadline(env));
+  steps.refinement += since(tr);
+}
+
 }  // namespace
 
 IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
                                     int index, StepTimes& steps, UifUsage* usage) {
-  const Options& o = *env.options;
-  const Prepared& p = env.prepared;
   IterationResult it;
   it.index = index;
   const auto t0 = Clock::now();
   try {
     auto ti = Clock::now();
-    terms::TermManager tm(o.arith);
-    solver::SolverOptions so;
-    if (o.solver_timeout_ms) so.timeout_ms = o.solver_timeout_ms;
-    std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm, so);
-    symexec::Program program;
-    loadProgram(env, program);
-    const symexec::MethodInfo* m[2] = {program.find(symexec::kOld, p.old_name)->method(p.name, p.old_descriptor),
-                                       program.find(symexec::kNew, p.new_name)->method(p.name, p.new_descriptor)};
-    if (!m[0] || !m[1]) throw std::logic_error("compared method missing after preparation");
-    if (!m[0]->is_static || p.is_constructor)
-      throw std::runtime_error("summary-based modes (ardiff, dse) support static methods only; use pasda or prv");
-    symexec::MethodInputs inputs = symexec::makeInputs(*m[0], tm);
+    SummaryRun r(*env.options, env.prepared);
+    setUp(r, env, match, abs, it);
     steps.initialization += since(ti);
-
-    symexec::ExecOptions eo;
-    eo.depth_limit = o.depth_limit;
-    eo.deadline = env.deadline;
-    if (env.deadline != Clock::time_point::max())
-      eo.deadline = env.deadline - std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
-    eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(so.timeout_ms, 250u);
-    eo.max_array_length = o.max_array_length;
-    applyAbstraction(env, match, abs, eo, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
-
-    const jvm::TypeDesc& ret = m[0]->desc.ret;
-    const bool isVoid = ret.kind == 'V';
-    Term retVar[2], outcome[2];
-    std::map<std::string, int> excCodes;  // exception class -> code (0 = normal return, -1 = cut)
-    Summary sum[2];
-    const char* tag[2] = {"old", "new"};
-    for (int v = 0; v < 2; ++v) {
-      if (!isVoid) retVar[v] = tm.var(std::string("$ret_") + tag[v], symexec::sortOf(ret));
-      outcome[v] = tm.var(std::string("$outcome_") + tag[v], terms::Sort::Int);
-      sum[v].formula = tm.boolLit(false);
-      std::map<std::string, int> counts;
-      symexec::Executor ex(program, tm, *solver, eo);
-      symexec::ExecStats st = ex.explore(*m[v], inputs.terms, inputs.constraints,
-                                         [&](const symexec::RawPartition& raw, solver::Solver&) {
-        Term path = tm.boolLit(true);
-        for (Term c : raw.pc) path = tm.land(path, c);
-        Term out;
-        sum[v].paths++;
-        if (raw.depth_limited) {
-          sum[v].cut++;
-          out = tm.eq(outcome[v], tm.intLit(-1));
-        } else if (raw.entry.kind == symexec::ExecEffect::Kind::Throw) {
-          sum[v].throwing++;
-          auto [pos, fresh] = excCodes.emplace(raw.entry.exception, static_cast<int>(excCodes.size()) + 1);
-          out = tm.eq(outcome[v], tm.intLit(pos->second));
-        } else {
-          out = tm.eq(outcome[v], tm.intLit(0));
-          if (!isVoid && raw.entry.value) {
-            out = tm.land(out, tm.eq(retVar[v], raw.entry.value));
-            countAbstractions(tm, raw.entry.value, counts);
-          }
-        }
-        sum[v].uif = sum[v].uif || tm.containsUif(path) || tm.containsLibrary(path) || tm.containsUif(out) ||
-                     tm.containsLibrary(out);
-        sum[v].formula = tm.lor(sum[v].formula, tm.land(path, out));
-        sum[v].lines.insert(raw.lines[v == 0 ? symexec::kOld : symexec::kNew].begin(),
-                            raw.lines[v == 0 ? symexec::kOld : symexec::kNew].end());
-      });
-      if (usage)
-        for (auto& [k, c] : counts) {
-          (v == 0 ? usage->in_old : usage->in_new)[k] += c;
-          usage->seen.insert(k);
-          usage->in_undecided.insert(k);
-        }
-      if (st.timed_out) {
-        it.timed_out = true;
-        break;
-      }
-    }
+    it.timed_out = !buildSummaries(r, usage);
     steps.symbolic_execution += since(t0);
     if (!it.timed_out) {
       auto tc = Clock::now();
-      // Outcomes compared only where neither version was cut.
-      Term bothCompared = tm.land(tm.ne(outcome[0], tm.intLit(-1)), tm.ne(outcome[1], tm.intLit(-1)));
-      Term same = tm.eq(outcome[0], outcome[1]);
-      if (!isVoid)
-        same = tm.land(same, tm.lor(tm.ne(outcome[0], tm.intLit(0)), tm.same(retVar[0], retVar[1])));
-      solver->push();
-      solver->add(sum[0].formula);
-      solver->add(sum[1].formula);
-      solver->add(bothCompared);
       classify::SummaryFacts f;
-      f.summaries_empty = sum[0].paths == 0 && sum[1].paths == 0;
-      f.uif = sum[0].uif || sum[1].uif;
-      f.depth_limited = sum[0].cut > 0 || sum[1].cut > 0;
-      PartitionResult pr;
-      pr.index = 1;
-      pr.path_condition = "summaries: old " + std::to_string(sum[0].paths) + " paths (" +
-                          std::to_string(sum[0].throwing) + " throwing, " + std::to_string(sum[0].cut) +
-                          " cut), new " + std::to_string(sum[1].paths) + " paths (" + std::to_string(sum[1].throwing) +
-                          " throwing, " + std::to_string(sum[1].cut) + " cut)";
-      pr.lines_old.assign(sum[0].lines.begin(), sum[0].lines.end());
-      pr.lines_new.assign(sum[1].lines.begin(), sum[1].lines.end());
-      auto budget = [&]() -> unsigned {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(env.deadline - Clock::now()).count();
-        double third = o.timeout_s * 1000.0 / 3.0;
-        double b = std::max<double>(so.timeout_ms, third);
-        return static_cast<unsigned>(std::max<long long>(1, std::min<long long>(left, static_cast<long long>(b))));
-      };
-      if (!f.summaries_empty) {
-        solver->setTimeoutMs(budget());
-        solver::CheckResult neq = solver->check({tm.lnot(same)});
-        f.neq = neq.status;
-        if (neq.status == solver::Status::Unknown) pr.reason_unknown = neq.reason;
-        if (neq.status == solver::Status::Sat) {
-          PartitionClassifier pc(tm, inputs, p.name, {so.timeout_ms, env.deadline});
-          solver::Model model = solver->model(inputs.terms);
-          std::string call = p.name + "(";
-          for (std::size_t i = 0; i < inputs.terms.size(); ++i) {
-            WitnessValue w;
-            w.name = inputs.names[i];
-            w.type = inputs.types[i].javaName();
-            auto val = model.lookup(inputs.terms[i]);
-            w.literal = val ? javaLiteral(tm, inputs.types[i], *val) : "?";
-            call += (i ? ", " : "") + w.literal;
-            pr.witness.push_back(w);
-          }
-          pr.witness_call = call + ")";
-          if (f.uif) {
-            solver->setTimeoutMs(budget());
-            f.eq = solver->check({same}).status;
-          }
-        }
-      }
-      solver->pop();
-      pr.neq_status = f.neq;
-      pr.eq_status = f.eq;
-      pr.pc_status = solver::Status::Sat;
-      pr.uif_pc = f.uif;
-      pr.depth_limited = f.depth_limited;
-      pr.reachability = f.uif ? classify::Reachability::MaybeReachable : classify::Reachability::Reachable;
-      pr.result = classify::summaryVerdict(f);
-      pr.output_class = pr.result;
-      pr.time_s = since(t0);
-      if (pr.result != Verdict::NEQ && pr.result != Verdict::MAYBE_NEQ) {
-        pr.witness.clear();
-        pr.witness_call.clear();
-      } else {
-        pr.decided_by = "solver";
-      }
-      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && o.mode == "ardiff") {
-        // H1 over the two summaries with one shared return value and outcome (reference §11.6).
-        std::unordered_map<Term, Term, terms::TermHash> shared{{outcome[1], outcome[0]}};
-        if (!isVoid) shared.emplace(retVar[1], retVar[0]);
-        auto tr = Clock::now();
-        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, sum[0].formula,
-                                                    tm.substitute(sum[1].formula, shared), h1QueryMs(o),
-                                                    h1Deadline(env));
-        steps.refinement += since(tr);
-      }
+      PartitionResult pr = compareSummaries(r, env, f, t0);
+      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && r.o.mode == "ardiff")
+        summaryH1(r, env, steps, *usage);
       it.partitions.push_back(pr);
       it.result = pr.result;
       it.has_uif = f.uif;

@@ -100,8 +100,7 @@ Status PartitionClassifier::ask(solver::Solver& s, std::vector<Term> assumptions
 
 bool PartitionClassifier::overApprox(Term t) const { return tm_.containsUif(t) || tm_.containsLibrary(t); }
 
-PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, solver::Solver& s, int index,
-                                              double clock_s, Term* sameOut) {
+PartitionResult PartitionClassifier::describe(const symexec::RawPartition& p, int index, double clock_s) const {
   PartitionResult r;
   r.index = index;
   r.path_condition = joinPc(tm_, p.pc);
@@ -118,7 +117,79 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
   r.depth_limited = p.depth_limited;
   r.time_s = clock_s;
   for (Term c : p.pc) r.uif_pc = r.uif_pc || overApprox(c);
+  return r;
+}
 
+void PartitionClassifier::nameDifference(solver::Solver& s, const symexec::RawPartition& p, PartitionResult& r,
+                                         Term v1, Term v2) {
+  if (v1) r.neq_old = evalText(s, v1);
+  if (v2) r.neq_new = evalText(s, v2);
+  // Name what differs under this model: the result and each compared piece of state.
+  std::vector<std::string> parts;
+  if (v1 && v2 && r.neq_old != r.neq_new) parts.push_back("result: " + r.neq_old + " vs " + r.neq_new);
+  for (std::size_t i = 0; i < p.old_effect.state.size() && i < p.new_effect.state.size(); ++i) {
+    std::string a = evalText(s, p.old_effect.state[i].second), b = evalText(s, p.new_effect.state[i].second);
+    if (a != b) parts.push_back(p.old_effect.state[i].first + ": " + a + " vs " + b);
+  }
+  for (const std::string& part : parts) r.differs += (r.differs.empty() ? "" : ", ") + part;
+}
+
+bool PartitionClassifier::compareOutputs(const symexec::RawPartition& p, solver::Solver& s, PartitionResult& r,
+                                         classify::PartitionFacts& facts, std::string& reason, Term* sameOut) {
+  // Outputs: both threw the same exception type -> equal; otherwise compare the values.
+  Term v1 = p.old_effect.kind == symexec::ExecEffect::Kind::Return ? p.old_effect.value : Term{};
+  Term v2 = p.new_effect.kind == symexec::ExecEffect::Kind::Return ? p.new_effect.value : Term{};
+  Term same = (v1 && v2) ? tm_.same(v1, v2) : tm_.boolLit(true);
+  // Extra observed state (issue 7) must agree field by field.
+  if (p.old_effect.state.size() == p.new_effect.state.size()) {
+    for (std::size_t i = 0; i < p.old_effect.state.size(); ++i)
+      same = tm_.land(same, tm_.same(p.old_effect.state[i].second, p.new_effect.state[i].second));
+  } else {
+    same = tm_.boolLit(false);
+  }
+  if (sameOut) *sameOut = same;
+  r.uif_old = v1 && overApprox(v1);
+  r.uif_new = v2 && overApprox(v2);
+  for (const auto& st : p.old_effect.state) r.uif_old = r.uif_old || overApprox(st.second);
+  for (const auto& st : p.new_effect.state) r.uif_new = r.uif_new || overApprox(st.second);
+  facts.uif_out = r.uif_old || r.uif_new;
+  if (tm_.asBool(same) == std::optional<bool>(true)) {
+    // The outputs are the same term: equal on every input of the path, no query needed.
+    facts.neq = Status::Unsat;
+    ++counters_.identical;
+    r.decided_by = "identical";
+    if (limits_.skip_pc_of_identical) {
+      facts.pc = Status::Unknown;
+      r.pc_status = facts.pc;
+      r.neq_status = facts.neq;
+      r.reason_unknown = "outputs identical: reachability not queried";
+      r.reachability = classify::reachability(facts.uif_pc, facts.pc);
+      r.output_class = Verdict::EQ;
+      r.result = classify::partitionVerdict(facts);
+      return true;
+    }
+  } else {
+    facts.neq = ask(s, {tm_.lnot(same)}, reason);
+    if (facts.neq == Status::Sat && last_math_first_) {
+      r.decided_by = "math";  // the Java query with the inputs pinned to a math-model candidate
+      ++counters_.math_confirmed;
+    }
+  }
+  if (facts.neq == Status::Sat) {
+    witness(s, r, p);
+    nameDifference(s, p, r, v1, v2);
+  }
+  facts.eq = ask(s, {same}, reason);
+  facts.pc = (facts.neq == Status::Sat || facts.eq == Status::Sat) ? Status::Sat : ask(s, {}, reason);
+  r.pc_status = facts.pc;
+  r.neq_status = facts.neq;
+  r.eq_status = facts.eq;
+  return false;
+}
+
+PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, solver::Solver& s, int index,
+                                              double clock_s, Term* sameOut) {
+  PartitionResult r = describe(p, index, clock_s);
   classify::PartitionFacts facts;
   facts.uif_pc = r.uif_pc;
   facts.depth_limited = p.depth_limited;
@@ -137,70 +208,8 @@ PartitionResult PartitionClassifier::classify(const symexec::RawPartition& p, so
     r.neq_status = facts.neq;
     r.eq_status = facts.eq;
     if (facts.pc == Status::Sat) witness(s, r, p);
-  } else {
-    // Outputs: both threw the same exception type -> equal; otherwise compare the values.
-    Term v1 = p.old_effect.kind == symexec::ExecEffect::Kind::Return ? p.old_effect.value : Term{};
-    Term v2 = p.new_effect.kind == symexec::ExecEffect::Kind::Return ? p.new_effect.value : Term{};
-    Term same = (v1 && v2) ? tm_.same(v1, v2) : tm_.boolLit(true);
-    // Extra observed state (issue 7) must agree field by field.
-    if (p.old_effect.state.size() == p.new_effect.state.size()) {
-      for (std::size_t i = 0; i < p.old_effect.state.size(); ++i)
-        same = tm_.land(same, tm_.same(p.old_effect.state[i].second, p.new_effect.state[i].second));
-    } else {
-      same = tm_.boolLit(false);
-    }
-    if (sameOut) *sameOut = same;
-    r.uif_old = v1 && overApprox(v1);
-    r.uif_new = v2 && overApprox(v2);
-    for (const auto& st : p.old_effect.state) r.uif_old = r.uif_old || overApprox(st.second);
-    for (const auto& st : p.new_effect.state) r.uif_new = r.uif_new || overApprox(st.second);
-    facts.uif_out = r.uif_old || r.uif_new;
-    Term differ = tm_.lnot(same);
-    const bool identical = tm_.asBool(same) == std::optional<bool>(true);
-    if (identical) {
-      // The outputs are the same term: equal on every input of the path, no query needed.
-      facts.neq = Status::Unsat;
-      ++counters_.identical;
-      r.decided_by = "identical";
-      if (limits_.skip_pc_of_identical) {
-        facts.pc = Status::Unknown;
-        r.pc_status = facts.pc;
-        r.neq_status = facts.neq;
-        r.reason_unknown = "outputs identical: reachability not queried";
-        r.reachability = classify::reachability(facts.uif_pc, facts.pc);
-        r.output_class = Verdict::EQ;
-        r.result = classify::partitionVerdict(facts);
-        return r;
-      }
-    } else {
-      facts.neq = ask(s, {differ}, reason);
-      if (facts.neq == Status::Sat && last_math_first_) {
-        r.decided_by = "math";  // the Java query with the inputs pinned to a math-model candidate
-        ++counters_.math_confirmed;
-      }
-    }
-    if (facts.neq == Status::Sat) {
-      witness(s, r, p);
-      if (v1) r.neq_old = evalText(s, v1);
-      if (v2) r.neq_new = evalText(s, v2);
-      // Name what differs under this model: the result and each compared piece of state.
-      std::vector<std::string> parts;
-      if (v1 && v2 && r.neq_old != r.neq_new) parts.push_back("result: " + r.neq_old + " vs " + r.neq_new);
-      for (std::size_t i = 0; i < p.old_effect.state.size() && i < p.new_effect.state.size(); ++i) {
-        std::string a = evalText(s, p.old_effect.state[i].second), b = evalText(s, p.new_effect.state[i].second);
-        if (a != b) parts.push_back(p.old_effect.state[i].first + ": " + a + " vs " + b);
-      }
-      for (const std::string& part : parts) r.differs += (r.differs.empty() ? "" : ", ") + part;
-    }
-    facts.eq = ask(s, {same}, reason);
-    if (facts.neq == Status::Sat || facts.eq == Status::Sat) {
-      facts.pc = Status::Sat;
-    } else {
-      facts.pc = ask(s, {}, reason);
-    }
-    r.pc_status = facts.pc;
-    r.neq_status = facts.neq;
-    r.eq_status = facts.eq;
+  } else if (compareOutputs(p, s, r, facts, reason, sameOut)) {
+    return r;  // identical outputs, reachability not queried
   }
   r.reason_unknown = reason;
   r.reachability = classify::reachability(facts.uif_pc, facts.pc);

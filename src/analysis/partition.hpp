@@ -52,6 +52,15 @@ class PartitionClassifier {
 
  private:
   solver::Status ask(solver::Solver& s, std::vector<terms::Term> assumptions, std::string& reason);
+  /// The partition's rendered path condition, effects, lines (no query).
+  PartitionResult describe(const symexec::RawPartition& p, int index, double clock_s) const;
+  /// A path that reached the comparison: the Neq, Eq and PC queries. true: decided without a
+  /// reachability query (identical outputs), `r` is final.
+  bool compareOutputs(const symexec::RawPartition& p, solver::Solver& s, PartitionResult& r,
+                      classify::PartitionFacts& facts, std::string& reason, terms::Term* sameOut);
+  /// What differs under the Neq model: the result and each compared piece of state.
+  void nameDifference(solver::Solver& s, const symexec::RawPartition& p, PartitionResult& r, terms::Term v1,
+                      terms::Term v2);
   bool overApprox(terms::Term t) const;
   void witness(solver::Solver& s, PartitionResult& r, const symexec::RawPartition& p);
   std::string evalText(solver::Solver& s, terms::Term t);

@@ -130,6 +130,91 @@ void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<
   }
 }
 
+namespace {
+
+/// The exploration options of a product iteration. Exploration stops a little before the run's
+/// deadline so that the wrap-up (classifying the last partition, writing results) still ends
+/// within it.
+symexec::ExecOptions productExecOptions(IterationEnv& env, unsigned solverTimeoutMs, const diff::MatchResult* match,
+                                        const Abstraction& abs, IterationResult& it) {
+  const Options& o = *env.options;
+  symexec::ExecOptions eo;
+  eo.depth_limit = o.depth_limit;
+  eo.deadline = env.deadline;
+  if (env.deadline != Clock::time_point::max()) {
+    auto margin = std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
+    eo.deadline = env.deadline - margin;
+  }
+  eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, 250u);
+  eo.max_array_length = o.max_array_length;
+  eo.product_class = env.prepared.product_name;
+  setHeapOptions(env, eo);
+  applyAbstraction(env, match, abs, eo, it);
+  return eo;
+}
+
+/// Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
+/// pc && outcome, for each version, with one shared return variable and outcome code.
+struct H1Summaries {
+  terms::TermManager& tm;
+  Term summary[2];
+  std::map<std::string, int> codes;
+
+  explicit H1Summaries(terms::TermManager& t) : tm(t), summary{t.boolLit(false), t.boolLit(false)} {}
+
+  Term outcomeOf(const symexec::ExecEffect& e) {
+    Term outcome = tm.var("$h1_outcome", terms::Sort::Int);
+    int code = 0;
+    if (e.kind == symexec::ExecEffect::Kind::Throw)
+      code = codes.emplace(e.exception, static_cast<int>(codes.size()) + 1).first->second;
+    Term f = tm.eq(outcome, tm.intLit(code));
+    if (e.kind == symexec::ExecEffect::Kind::Return && e.value)
+      f = tm.land(f, tm.same(tm.var(std::string("$h1_ret_") + terms::sortName(tm.sort(e.value)), tm.sort(e.value)),
+                             e.value));
+    return f;
+  }
+
+  void add(const symexec::RawPartition& raw) {
+    if (!raw.product_compare || raw.depth_limited || raw.error_mismatch) return;
+    Term pc = tm.boolLit(true);
+    for (Term c : raw.pc) pc = tm.land(pc, c);
+    summary[0] = tm.lor(summary[0], tm.land(pc, outcomeOf(raw.old_effect)));
+    summary[1] = tm.lor(summary[1], tm.land(pc, outcomeOf(raw.new_effect)));
+  }
+};
+
+/// Where the abstractions occur in a partition (for H2 and the refinement fallback).
+void countUsage(terms::TermManager& tm, const symexec::RawPartition& raw, const PartitionResult& r, UifUsage& usage) {
+  std::map<std::string, int> inPc, inOld, inNew;
+  for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
+  countAbstractions(tm, raw.old_effect.value, inOld);
+  countAbstractions(tm, raw.new_effect.value, inNew);
+  for (auto& [k, c] : inOld) usage.in_old[k] += c;
+  for (auto& [k, c] : inNew) usage.in_new[k] += c;
+  bool undecided = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE;
+  for (auto* m : {&inPc, &inOld, &inNew})
+    for (auto& [k, c] : *m) {
+      usage.seen.insert(k);
+      if (undecided) usage.in_undecided.insert(k);
+    }
+}
+
+/// The iteration's verdict from its partitions (prv: without the best-effort classes).
+void finishIteration(IterationResult& it, const Options& o) {
+  classify::IterationFacts facts;
+  facts.error = !it.error.empty();
+  facts.timed_out = it.timed_out;
+  for (const PartitionResult& r : it.partitions) {
+    facts.partitions.push_back(r.result);
+    it.depth_limited = it.depth_limited || r.result == Verdict::DEPTH_LIMITED;
+    it.has_uif = it.has_uif || r.uif_pc || r.uif_old || r.uif_new;
+  }
+  it.result = classify::iterationVerdict(facts);
+  if (o.mode == "prv") it.result = classify::withoutBestEffort(it.result);
+}
+
+}  // namespace
+
 IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
                                     int index, StepTimes& steps, UifUsage* usage) {
   const Options& o = *env.options;
@@ -156,20 +241,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     std::vector<terms::Term> runArgs = symexec::productArguments(*oldM, inputs, tm);
     steps.initialization += since(ti);
 
-    symexec::ExecOptions eo;
-    eo.depth_limit = o.depth_limit;
-    // Exploration stops a little before the run's deadline so that the wrap-up (classifying
-    // the last partition, writing results) still ends within it.
-    eo.deadline = env.deadline;
-    if (env.deadline != Clock::time_point::max()) {
-      auto margin = std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
-      eo.deadline = env.deadline - margin;
-    }
-    eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(so.timeout_ms, 250u);
-    eo.max_array_length = o.max_array_length;
-    eo.product_class = p.product_name;
-    setHeapOptions(env, eo);
-    applyAbstraction(env, match, abs, eo, it);
+    symexec::ExecOptions eo = productExecOptions(env, so.timeout_ms, match, abs, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
     // iteration verdict); the exploration stops there instead of spending the rest of the run
@@ -184,48 +256,16 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
     Explainer explainer(env, program, *runM, inputs, tm, eo, runArgs);
     int n = 0;
-    // Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
-    // pc && outcome, for each version, with one shared return variable and outcome code.
-    Term summary[2] = {tm.boolLit(false), tm.boolLit(false)};
-    std::map<std::string, int> outcomeCodes;
+    H1Summaries h1(tm);
     const bool wantH1 = usage && !abs.empty();
-    auto outcomeOf = [&](const symexec::ExecEffect& e) {
-      Term outcome = tm.var("$h1_outcome", terms::Sort::Int);
-      int code = 0;
-      if (e.kind == symexec::ExecEffect::Kind::Throw)
-        code = outcomeCodes.emplace(e.exception, static_cast<int>(outcomeCodes.size()) + 1).first->second;
-      Term f = tm.eq(outcome, tm.intLit(code));
-      if (e.kind == symexec::ExecEffect::Kind::Return && e.value)
-        f = tm.land(f, tm.same(tm.var(std::string("$h1_ret_") + terms::sortName(tm.sort(e.value)), tm.sort(e.value)),
-                               e.value));
-      return f;
-    };
     auto sink = [&](const symexec::RawPartition& raw, solver::Solver& s) {
-      if (wantH1 && raw.product_compare && !raw.depth_limited && !raw.error_mismatch) {
-        Term pc = tm.boolLit(true);
-        for (Term c : raw.pc) pc = tm.land(pc, c);
-        summary[0] = tm.lor(summary[0], tm.land(pc, outcomeOf(raw.old_effect)));
-        summary[1] = tm.lor(summary[1], tm.land(pc, outcomeOf(raw.new_effect)));
-      }
+      if (wantH1) h1.add(raw);
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
       std::vector<terms::Term> model;
       if (!r.witness.empty()) model = classifier.lastModel();
       if (o.mode != "prv") witnesses.process(raw, r, model);
-      if (usage && !abs.empty()) {
-        std::map<std::string, int> inPc, inOld, inNew;
-        for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
-        countAbstractions(tm, raw.old_effect.value, inOld);
-        countAbstractions(tm, raw.new_effect.value, inNew);
-        for (auto& [k, c] : inOld) usage->in_old[k] += c;
-        for (auto& [k, c] : inNew) usage->in_new[k] += c;
-        bool undecided = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE;
-        for (auto* m : {&inPc, &inOld, &inNew})
-          for (auto& [k, c] : *m) {
-            usage->seen.insert(k);
-            if (undecided) usage->in_undecided.insert(k);
-          }
-      }
+      if (usage && !abs.empty()) countUsage(tm, raw, r, *usage);
       if (o.mode == "prv") {
         r.result = classify::withoutBestEffort(r.result);
         r.output_class = classify::withoutBestEffort(r.output_class);
@@ -253,7 +293,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       Verdict v = classify::iterationVerdict(f);
       if (v != Verdict::EQ && v != Verdict::NEQ) {
         auto tr = Clock::now();
-        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, summary[0], summary[1], h1QueryMs(o),
+        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, h1.summary[0], h1.summary[1], h1QueryMs(o),
                                                     h1Deadline(env));
         steps.refinement += since(tr);
       }
@@ -264,16 +304,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     it.error = e.what();
   }
   auto tp = Clock::now();
-  classify::IterationFacts facts;
-  facts.error = !it.error.empty();
-  facts.timed_out = it.timed_out;
-  for (const PartitionResult& r : it.partitions) {
-    facts.partitions.push_back(r.result);
-    it.depth_limited = it.depth_limited || r.result == Verdict::DEPTH_LIMITED;
-    it.has_uif = it.has_uif || r.uif_pc || r.uif_old || r.uif_new;
-  }
-  it.result = classify::iterationVerdict(facts);
-  if (o.mode == "prv") it.result = classify::withoutBestEffort(it.result);
+  finishIteration(it, o);
   it.runtime_s = since(t0);
   steps.program_classification += since(tp);
   return it;

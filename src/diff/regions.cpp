@@ -48,23 +48,16 @@ std::string checkShape(const MethodFacts& f, Span sp) {
 
 }  // namespace
 
-std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
+/// Only local definitions, and jumps that stay inside or go to the exit, to corresponding places
+/// in both versions. "" when the region passes.
+std::string checkEffectsAndJumps(const RegionContext& ctx, const Span& o, const Span& n) {
   const MethodFacts& F0 = *ctx.f[0];
   const MethodFacts& F1 = *ctx.f[1];
-  const Alignment& al = *ctx.al;
-  const auto& U = al.units[0];
-  const auto& V = al.units[1];
-  const int ma = al.unit_match[static_cast<std::size_t>(a)];
-  const Span o{U[static_cast<std::size_t>(a)].first, U[static_cast<std::size_t>(b - 1)].end};
-  const Span n{V[static_cast<std::size_t>(ma)].first, V[static_cast<std::size_t>(ma + b - a - 1)].end};
-  auto mapInsn = [&](int i) { return al.insn_match[static_cast<std::size_t>(i)]; };
-
-  // Effects: only local definitions.
+  auto mapInsn = [&](int i) { return ctx.al->insn_match[static_cast<std::size_t>(i)]; };
   for (int i = o.s; i < o.e; ++i) {
     std::string why = ctx.helpers->forbidden(F0.at(i), i > o.s ? &F0.at(i - 1) : nullptr);
     if (!why.empty()) return why + " at " + where(F0, i);
   }
-  // Jumps stay inside or go to the exit, to corresponding places in both versions.
   for (int i = o.s; i < o.e; ++i) {
     auto to = branchTargets(F0.at(i));
     auto tn = branchTargets(F1.at(mapInsn(i)));
@@ -79,15 +72,14 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
       }
     }
   }
-  for (int v = 0; v < 2; ++v) {
-    std::string why = checkShape(*ctx.f[v], v == 0 ? o : n);
-    if (!why.empty()) return why + (v == 0 ? " (old)" : " (new)");
-  }
+  return "";
+}
 
-  // Data flow inside the region (old version; the new one is the same code under the renaming).
+/// Data flow inside the region (old version; the new one is the same code under the renaming):
+/// the locals surely defined before each instruction (nullopt: unreached) and at the exit.
+std::vector<std::optional<SlotSet>> definedLocals(const MethodFacts& F0, const Span& o, std::optional<SlotSet>& defExit) {
   std::vector<std::optional<SlotSet>> defIn(static_cast<std::size_t>(o.e - o.s));
   defIn[0] = SlotSet{};
-  std::optional<SlotSet> defExit;
   auto meet = [](std::optional<SlotSet>& into, const SlotSet& s) {
     if (!into) {
       into = s;
@@ -116,6 +108,27 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
       }
     }
   }
+  return defIn;
+}
+
+std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
+  const MethodFacts& F0 = *ctx.f[0];
+  const MethodFacts& F1 = *ctx.f[1];
+  const Alignment& al = *ctx.al;
+  const auto& U = al.units[0];
+  const auto& V = al.units[1];
+  const int ma = al.unit_match[static_cast<std::size_t>(a)];
+  const Span o{U[static_cast<std::size_t>(a)].first, U[static_cast<std::size_t>(b - 1)].end};
+  const Span n{V[static_cast<std::size_t>(ma)].first, V[static_cast<std::size_t>(ma + b - a - 1)].end};
+
+  if (std::string why = checkEffectsAndJumps(ctx, o, n); !why.empty()) return why;
+  for (int v = 0; v < 2; ++v) {
+    std::string why = checkShape(*ctx.f[v], v == 0 ? o : n);
+    if (!why.empty()) return why + (v == 0 ? " (old)" : " (new)");
+  }
+
+  std::optional<SlotSet> defExit;
+  std::vector<std::optional<SlotSet>> defIn = definedLocals(F0, o, defExit);
   std::map<int, char> types;
   std::set<int> uses, writes;
   std::map<int, std::uint32_t> firstStore;

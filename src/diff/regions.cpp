@@ -111,6 +111,34 @@ std::vector<std::optional<SlotSet>> definedLocals(const MethodFacts& F0, const S
   return defIn;
 }
 
+/// Loops (whole loops, nesting depth), branches and nonlinear operations of the region (old).
+void measureShape(const MethodFacts& F0, const Span& o, Region& out) {
+  std::vector<int> nest(static_cast<std::size_t>(o.e - o.s), 0);
+  for (const auto& [header, body] : F0.loops) {
+    if (!o.contains(header)) continue;
+    out.whole_loop = true;
+    for (int i : body) {
+      if (o.contains(i)) nest[static_cast<std::size_t>(i - o.s)]++;
+    }
+  }
+  for (int d : nest) out.loop_depth = std::max(out.loop_depth, d);
+  using O = Opcode;
+  for (int i = o.s; i < o.e; ++i) {
+    switch (F0.at(i).op) {
+      case O::tableswitch: case O::lookupswitch:
+        out.branches = true;
+        break;
+      case O::imul: case O::lmul: case O::fmul: case O::dmul: case O::idiv: case O::ldiv: case O::fdiv:
+      case O::ddiv: case O::irem: case O::lrem: case O::frem: case O::drem: case O::invokestatic:
+        out.nonlinear++;
+        break;
+      default:
+        if (F0.at(i).isConditional()) out.branches = true;
+        break;
+    }
+  }
+}
+
 std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
   const MethodFacts& F0 = *ctx.f[0];
   const MethodFacts& F1 = *ctx.f[1];
@@ -191,30 +219,7 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
     }
     out.lines[v].assign(lines.begin(), lines.end());
   }
-  std::vector<int> nest(static_cast<std::size_t>(o.e - o.s), 0);
-  for (const auto& [header, body] : F0.loops) {
-    if (!o.contains(header)) continue;
-    out.whole_loop = true;
-    for (int i : body) {
-      if (o.contains(i)) nest[static_cast<std::size_t>(i - o.s)]++;
-    }
-  }
-  for (int d : nest) out.loop_depth = std::max(out.loop_depth, d);
-  using O = Opcode;
-  for (int i = o.s; i < o.e; ++i) {
-    switch (F0.at(i).op) {
-      case O::tableswitch: case O::lookupswitch:
-        out.branches = true;
-        break;
-      case O::imul: case O::lmul: case O::fmul: case O::dmul: case O::idiv: case O::ldiv: case O::fdiv:
-      case O::ddiv: case O::irem: case O::lrem: case O::frem: case O::drem: case O::invokestatic:
-        out.nonlinear++;
-        break;
-      default:
-        if (F0.at(i).isConditional()) out.branches = true;
-        break;
-    }
-  }
+  measureShape(F0, o, out);
   return "";
 }
 

@@ -55,24 +55,25 @@ Op negatedComparison(Op op) {
 
 bool isRounding(Op op) { return op == Op::Floor || op == Op::Ceil || op == Op::Rint; }
 
-}  // namespace
+/// One application to simplify: its operator, sorts, operands and the model's facts.
+struct Simplify {
+  TermManager& tm;
+  Op op;
+  Sort sort;  // result
+  Sort os;    // operands
+  bool java, ring, reals;
+  Term a, b;
+  const std::vector<Term>& args;
+};
 
-Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
-  const bool java = tm.arith() == Arith::Java;
-  if (isCommutative(op)) {
-    Term& a = args[0];
-    Term& b = args[1];
-    bool la = tm.isLit(a), lb = tm.isLit(b);
-    if ((la && !lb) || (la == lb && b < a)) std::swap(a, b);
-  }
-  const Sort os = args.empty() ? sort : tm.sort(args[0]);  // operand sort
-  // Ring identities (x-x = 0, x*0 = 0, ...) hold for integers in both models and for reals
-  // under Math, but not for IEEE floats (NaN, infinities, signed zeros).
-  const bool ring = isIntegral(os) || (!java && isFloating(os));
-  const bool reals = !java && isFloating(os);
-  Term a = args.empty() ? Term{} : args[0];
-  Term b = args.size() > 1 ? args[1] : Term{};
-
+/// Ring identities (x-x = 0, x*0 = 0, ...): for integers in both models, for reals under Math, never for IEEE floats (NaN, infinities, signed zeros); shifts by 0.
+Term arithmeticIdentity(const Simplify& in) {
+  TermManager& tm = in.tm;
+  [[maybe_unused]] const Op op = in.op;
+  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
+  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
+  [[maybe_unused]] const Term a = in.a, b = in.b;
+  [[maybe_unused]] const std::vector<Term>& args = in.args;
   switch (op) {
     case Op::Add:
       if (ring && litIs(tm, b, 0, reals)) return a;
@@ -101,6 +102,21 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
       // Under Math a shift by 0 still wraps its operand to the Java width.
       if (java && tm.isLit(b) && (*tm.asInteger(b) & (os == Sort::Int ? 31 : 63)) == 0) return a;
       break;
+    default:
+      break;
+  }
+  return {};
+}
+
+/// x & 0, x | -1, x ^ x, and the identities that hold only with Java's widths.
+Term bitIdentity(const Simplify& in) {
+  TermManager& tm = in.tm;
+  [[maybe_unused]] const Op op = in.op;
+  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
+  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
+  [[maybe_unused]] const Term a = in.a, b = in.b;
+  [[maybe_unused]] const std::vector<Term>& args = in.args;
+  switch (op) {
     case Op::BitAnd:
       if (litIs(tm, b, 0, false)) return zeroOf(tm, os);
       if (java && (litIs(tm, b, -1, false) || a == b)) return a;
@@ -113,6 +129,21 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
       if (a == b) return zeroOf(tm, os);
       if (java && litIs(tm, b, 0, false)) return a;
       break;
+    default:
+      break;
+  }
+  return {};
+}
+
+/// Comparisons of a term with itself, of booleans with literals, three-way compares, negated comparisons.
+Term comparisonIdentity(const Simplify& in) {
+  TermManager& tm = in.tm;
+  [[maybe_unused]] const Op op = in.op;
+  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
+  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
+  [[maybe_unused]] const Term a = in.a, b = in.b;
+  [[maybe_unused]] const std::vector<Term>& args = in.args;
+  switch (op) {
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
       if (a == b && (ring || os == Sort::Bool || os == Sort::Ref))
         return tm.boolLit(op == Op::Eq || op == Op::Le || op == Op::Ge);
@@ -137,6 +168,21 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
       }
       break;
     }
+    default:
+      break;
+  }
+  return {};
+}
+
+/// And, Or and Ite with literals, equal or complementary operands.
+Term logicIdentity(const Simplify& in) {
+  TermManager& tm = in.tm;
+  [[maybe_unused]] const Op op = in.op;
+  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
+  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
+  [[maybe_unused]] const Term a = in.a, b = in.b;
+  [[maybe_unused]] const std::vector<Term>& args = in.args;
+  switch (op) {
     case Op::And: case Op::Or: {
       bool isAnd = op == Op::And;
       if (auto lb = tm.asBool(b)) return (*lb == isAnd) ? a : b;  // literal sorted last
@@ -158,6 +204,21 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
       }
       break;
     }
+    default:
+      break;
+  }
+  return {};
+}
+
+/// Conversions, roundings, bit views and Same that undo or repeat each other.
+Term conversionIdentity(const Simplify& in) {
+  TermManager& tm = in.tm;
+  [[maybe_unused]] const Op op = in.op;
+  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
+  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
+  [[maybe_unused]] const Term a = in.a, b = in.b;
+  [[maybe_unused]] const std::vector<Term>& args = in.args;
+  switch (op) {
     case Op::Convert: {
       if (os == sort) return a;
       const Node& n = tm.node(a);
@@ -187,6 +248,39 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
       break;
   }
   return {};
+}
+
+}  // namespace
+
+Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
+  const bool java = tm.arith() == Arith::Java;
+  if (isCommutative(op)) {
+    Term& a = args[0];
+    Term& b = args[1];
+    bool la = tm.isLit(a), lb = tm.isLit(b);
+    if ((la && !lb) || (la == lb && b < a)) std::swap(a, b);
+  }
+  const Sort os = args.empty() ? sort : tm.sort(args[0]);  // operand sort
+  const bool ring = isIntegral(os) || (!java && isFloating(os));
+  const bool reals = !java && isFloating(os);
+  Simplify in{tm, op, sort, os, java, ring, reals, args.empty() ? Term{} : args[0], args.size() > 1 ? args[1] : Term{}, args};
+  switch (op) {
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Neg:
+    case Op::Shl: case Op::Shr: case Op::Ushr:
+      return arithmeticIdentity(in);
+    case Op::BitAnd: case Op::BitOr: case Op::BitXor:
+      return bitIdentity(in);
+    case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+    case Op::Cmp: case Op::CmpL: case Op::CmpG: case Op::Not:
+      return comparisonIdentity(in);
+    case Op::And: case Op::Or: case Op::Ite:
+      return logicIdentity(in);
+    case Op::Convert: case Op::I2B: case Op::I2C: case Op::I2S: case Op::Floor: case Op::Ceil: case Op::Rint:
+    case Op::RawBits: case Op::FromBits: case Op::Same:
+      return conversionIdentity(in);
+    default:
+      return {};
+  }
 }
 
 }  // namespace pasda::terms::detail

@@ -114,125 +114,150 @@ const char* libraryOwner(std::string_view fn) {
   return "";
 }
 
-}  // namespace
+/// Renders a term without recursion: a work stack of items, each either text to emit or a term
+/// to render in a context of precedence `prec`. Items are pushed in reverse order of emission.
+class Renderer {
+ public:
+  explicit Renderer(const TermManager& tm) : tm_(tm) {}
 
-// Longer than ~100 lines: one work-stack loop whose switch keeps every operator's rendering
-// rule side by side (splitting it would pass the stack and the budget around).
-std::string TermManager::toString(Term root) const {
-  node(root);
-  // Work items: either literal text to emit, or a term to render in a context of precedence p.
-  struct Item { Term t; int prec; const char* text; std::string owned; };
-  std::vector<Item> stack;
-  stack.push_back({root, 0, nullptr, {}});
-  std::string out;
-  auto pushText = [&](const char* s) { stack.push_back({Term{}, 0, s, {}}); };
-  auto pushOwned = [&](std::string s) { stack.push_back({Term{}, 0, nullptr, std::move(s)}); };
-  auto pushTerm = [&](Term t, int p) { stack.push_back({t, p, nullptr, {}}); };
-  while (!stack.empty()) {
-    Item it = std::move(stack.back());
-    stack.pop_back();
-    if (!it.t) {
-      out += it.text ? std::string(it.text) : it.owned;
-      continue;
-    }
-    if (out.size() > kMaxOutput && !impl_->nodes[it.t.id].args.empty()) {
-      // Over the budget: the sub-terms not yet rendered become "..." while the pending text
-      // (closing parentheses, operators) is still emitted, so the rendering stays well formed.
-      out += "...";
-      continue;
-    }
-    const Node& n = impl_->nodes[it.t.id];
-    // Items are pushed in reverse order of emission.
-    auto call = [&](std::string fname) {
-      pushText(")");
-      for (std::size_t i = n.args.size(); i-- > 0;) {
-        pushTerm(n.args[i], 0);
-        if (i > 0) pushText(", ");
+  std::string run(Term root) {
+    pushTerm(root, 0);
+    while (!stack_.empty()) {
+      Item it = std::move(stack_.back());
+      stack_.pop_back();
+      if (!it.t) {
+        out_ += it.text ? std::string(it.text) : it.owned;
+        continue;
       }
-      pushOwned(std::move(fname) + "(");
-    };
-    auto wrap = [&](int myPrec) {
-      bool paren = myPrec < it.prec;
-      if (paren) {
-        pushText(")");
+      if (out_.size() > kMaxOutput && !tm_.node(it.t).args.empty()) {
+        // Over the budget: the sub-terms not yet rendered become "..." while the pending text
+        // (closing parentheses, operators) is still emitted, so the rendering stays well formed.
+        out_ += "...";
+        continue;
       }
-      return paren;
-    };
+      render(tm_.node(it.t), it.prec);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct Item {
+    Term t;
+    int prec;
+    const char* text;
+    std::string owned;
+  };
+
+  void pushText(const char* s) { stack_.push_back({Term{}, 0, s, {}}); }
+  void pushOwned(std::string s) { stack_.push_back({Term{}, 0, nullptr, std::move(s)}); }
+  void pushTerm(Term t, int p) { stack_.push_back({t, p, nullptr, {}}); }
+
+  /// f(a, b, ...)
+  void call(const Node& n, std::string fname) {
+    pushText(")");
+    for (std::size_t i = n.args.size(); i-- > 0;) {
+      pushTerm(n.args[i], 0);
+      if (i > 0) pushText(", ");
+    }
+    pushOwned(std::move(fname) + "(");
+  }
+
+  /// Parenthesise an expression of precedence `mine` in a context of precedence `ctx`: the
+  /// closing parenthesis is pushed now, the caller pushes the opening one last.
+  bool wrap(int mine, int ctx) {
+    bool paren = mine < ctx;
+    if (paren) pushText(")");
+    return paren;
+  }
+
+  void render(const Node& n, int prec) {
     switch (n.op) {
       case Op::Lit: {
         std::string s = literalText(n);
-        // A negative literal is a unary expression.
-        if ((s[0] == '-') && it.prec > kUnary) s = "(" + s + ")";
-        out += s;
-        break;
+        if ((s[0] == '-') && prec > kUnary) s = "(" + s + ")";  // a negative literal is a unary expression
+        out_ += s;
+        return;
       }
-      case Op::Var: out += n.name; break;
-      case Op::Neg: case Op::Not: case Op::Convert: case Op::I2B: case Op::I2C: case Op::I2S: {
-        bool paren = wrap(kUnary);
-        pushTerm(n.args[0], kUnary);
-        if (n.op == Op::Neg) {
-          // Avoid "--x" for the negation of a negative literal or of a negation.
-          const Node& a = impl_->nodes[n.args[0].id];
-          bool space = a.op == Op::Neg || (a.op == Op::Lit && literalText(a)[0] == '-');
-          pushText(space ? "- " : "-");
-        } else if (n.op == Op::Not) {
-          pushText("!");
-        } else if (n.op == Op::Convert) {
-          pushOwned(std::string("(") + sortName(n.sort) + ") ");
-        } else {
-          pushText(n.op == Op::I2B ? "(byte) " : n.op == Op::I2C ? "(char) " : "(short) ");
-        }
-        if (paren) pushText("(");
-        break;
-      }
-      case Op::Ite: {
-        bool paren = wrap(kTernary);
-        pushTerm(n.args[2], kTernary);
-        pushText(" : ");
-        pushTerm(n.args[1], kTernary + 1);
-        pushText(" ? ");
-        pushTerm(n.args[0], kTernary + 1);
-        if (paren) pushText("(");
-        break;
-      }
-      case Op::Cmp: call(n.sort == Sort::Int && impl_->nodes[n.args[0].id].sort == Sort::Int ? "Integer.compare" : "Long.compare"); break;
-      case Op::CmpL: call("cmpl"); break;
-      case Op::CmpG: call("cmpg"); break;
-      case Op::Floor: call("Math.floor"); break;
-      case Op::Ceil: call("Math.ceil"); break;
-      case Op::Rint: call("Math.rint"); break;
-      case Op::RawBits: call(n.sort == Sort::Int ? "Float.floatToRawIntBits" : "Double.doubleToRawLongBits"); break;
-      case Op::FromBits: call(n.sort == Sort::Float ? "Float.intBitsToFloat" : "Double.longBitsToDouble"); break;
+      case Op::Var: out_ += n.name; return;
+      case Op::Neg: case Op::Not: case Op::Convert: case Op::I2B: case Op::I2C: case Op::I2S: return unary(n, prec);
+      case Op::Ite: return ternary(n, prec);
+      case Op::Cmp:
+        return call(n, n.sort == Sort::Int && tm_.node(n.args[0]).sort == Sort::Int ? "Integer.compare" : "Long.compare");
+      case Op::CmpL: return call(n, "cmpl");
+      case Op::CmpG: return call(n, "cmpg");
+      case Op::Floor: return call(n, "Math.floor");
+      case Op::Ceil: return call(n, "Math.ceil");
+      case Op::Rint: return call(n, "Math.rint");
+      case Op::RawBits: return call(n, n.sort == Sort::Int ? "Float.floatToRawIntBits" : "Double.doubleToRawLongBits");
+      case Op::FromBits: return call(n, n.sort == Sort::Float ? "Float.intBitsToFloat" : "Double.longBitsToDouble");
       case Op::Same: {
         // Double.compare(a, b) == 0 is exactly Double.equals: NaN equals NaN, 0.0 differs from -0.0.
-        bool paren = wrap(kEquality);
+        bool paren = wrap(kEquality, prec);
         pushText(" == 0");
-        call(impl_->nodes[n.args[0].id].sort == Sort::Float ? "Float.compare" : "Double.compare");
+        call(n, tm_.node(n.args[0]).sort == Sort::Float ? "Float.compare" : "Double.compare");
         if (paren) pushText("(");
-        break;
+        return;
       }
       case Op::Apply: {
         std::string fname = n.name;
         if (n.fun == FunKind::Library && fname.find('.') == std::string::npos) fname = libraryOwner(fname) + fname;
-        call(fname);
-        break;
+        return call(n, fname);
       }
-      default: {
-        BinInfo bi = binaryInfo(n.op);
-        if (!bi.text) {
-          out += "<?>";
-          break;
-        }
-        bool paren = wrap(bi.prec);
-        pushTerm(n.args[1], bi.prec + 1);
-        pushText(bi.text);
-        pushTerm(n.args[0], bi.prec);
-        if (paren) pushText("(");
-        break;
-      }
+      default: return binary(n, prec);
     }
   }
-  return out;
+
+  void unary(const Node& n, int prec) {
+    bool paren = wrap(kUnary, prec);
+    pushTerm(n.args[0], kUnary);
+    if (n.op == Op::Neg) {
+      // Avoid "--x" for the negation of a negative literal or of a negation.
+      const Node& a = tm_.node(n.args[0]);
+      bool space = a.op == Op::Neg || (a.op == Op::Lit && literalText(a)[0] == '-');
+      pushText(space ? "- " : "-");
+    } else if (n.op == Op::Not) {
+      pushText("!");
+    } else if (n.op == Op::Convert) {
+      pushOwned(std::string("(") + sortName(n.sort) + ") ");
+    } else {
+      pushText(n.op == Op::I2B ? "(byte) " : n.op == Op::I2C ? "(char) " : "(short) ");
+    }
+    if (paren) pushText("(");
+  }
+
+  void ternary(const Node& n, int prec) {
+    bool paren = wrap(kTernary, prec);
+    pushTerm(n.args[2], kTernary);
+    pushText(" : ");
+    pushTerm(n.args[1], kTernary + 1);
+    pushText(" ? ");
+    pushTerm(n.args[0], kTernary + 1);
+    if (paren) pushText("(");
+  }
+
+  void binary(const Node& n, int prec) {
+    BinInfo bi = binaryInfo(n.op);
+    if (!bi.text) {
+      out_ += "<?>";
+      return;
+    }
+    bool paren = wrap(bi.prec, prec);
+    pushTerm(n.args[1], bi.prec + 1);
+    pushText(bi.text);
+    pushTerm(n.args[0], bi.prec);
+    if (paren) pushText("(");
+  }
+
+  const TermManager& tm_;
+  std::vector<Item> stack_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string TermManager::toString(Term root) const {
+  node(root);  // (checks the term)
+  return Renderer(*this).run(root);
 }
 
 }  // namespace pasda::terms

@@ -336,36 +336,10 @@ namespace {
 constexpr const char* kServer = "PasdaReplayServer";
 constexpr const char* kReady = "PASDA-SERVER ready";
 
-// The server's main: for each line "<dir>\t<class>" of standard input, load <class> in a new
-// URLClassLoader over <dir> (parent: the platform loader, so nothing of the server's own class
-// path is visible), invoke its main(String[]), and print the terminator line. (Over 100 lines:
-// one straight instruction listing, which reads best in one piece.)
-jvm::ClassFile buildServer() {
+/// Server code: local 5 := a URLClassLoader over the directory before the tab of line (local
+/// 2), parented by the platform loader (local 3: the tab's index, local 4: the URL array).
+void emitLoaderOfLine(product::Assembler& a, jvm::ClassFile& cf) {
   using O = Opcode;
-  jvm::ClassFile cf;
-  cf.major_version = 49;
-  cf.access_flags = jvm::acc::Public | jvm::acc::Super;
-  cf.this_class = cf.pool.addClass(kServer);
-  cf.super_class = cf.pool.addClass("java/lang/Object");
-  product::Assembler a(cf.pool);
-  a.newObject("java/io/BufferedReader");
-  a.op(O::dup);
-  a.newObject("java/io/InputStreamReader");
-  a.op(O::dup);
-  a.field(O::getstatic, "java/lang/System", "in", "Ljava/io/InputStream;");
-  a.invoke(O::invokespecial, "java/io/InputStreamReader", "<init>", "(Ljava/io/InputStream;)V");
-  a.invoke(O::invokespecial, "java/io/BufferedReader", "<init>", "(Ljava/io/Reader;)V");
-  a.store('L', 1);
-  const int loop = a.newLabel(), body = a.newLabel(), ready = a.newLabel();
-  a.bind(loop);
-  a.load('L', 1);
-  a.invoke(O::invokevirtual, "java/io/BufferedReader", "readLine", "()Ljava/lang/String;");
-  a.store('L', 2);
-  a.load('L', 2);
-  a.jump(O::ifnonnull, body);
-  a.op(O::return_);
-  a.bind(body);
-  const std::uint16_t start = a.here();
   a.load('L', 2);
   a.iconst('\t');
   a.invoke(O::invokevirtual, "java/lang/String", "indexOf", "(I)I");
@@ -392,6 +366,12 @@ jvm::ClassFile buildServer() {
   a.invoke(O::invokestatic, "java/lang/ClassLoader", "getPlatformClassLoader", "()Ljava/lang/ClassLoader;");
   a.invoke(O::invokespecial, "java/net/URLClassLoader", "<init>", "([Ljava/net/URL;Ljava/lang/ClassLoader;)V");
   a.store('L', 5);
+}
+
+/// Server code: load the class named after the tab of line (local 2) in loader (local 5) and
+/// invoke its main with no arguments.
+void emitRunMainOfLine(product::Assembler& a, jvm::ClassFile& cf) {
+  using O = Opcode;
   a.load('L', 2);
   a.load('I', 3);
   a.iconst(1);
@@ -429,6 +409,39 @@ jvm::ClassFile buildServer() {
   a.invoke(O::invokevirtual, "java/lang/reflect/Method", "invoke",
            "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;");
   a.op(O::pop);
+}
+
+// The server's main: for each line "<dir>\t<class>" of standard input, load <class> in a new
+// URLClassLoader over <dir> (parent: the platform loader, so nothing of the server's own class
+// path is visible), invoke its main(String[]), and print the terminator line.
+jvm::ClassFile buildServer() {
+  using O = Opcode;
+  jvm::ClassFile cf;
+  cf.major_version = 49;
+  cf.access_flags = jvm::acc::Public | jvm::acc::Super;
+  cf.this_class = cf.pool.addClass(kServer);
+  cf.super_class = cf.pool.addClass("java/lang/Object");
+  product::Assembler a(cf.pool);
+  a.newObject("java/io/BufferedReader");
+  a.op(O::dup);
+  a.newObject("java/io/InputStreamReader");
+  a.op(O::dup);
+  a.field(O::getstatic, "java/lang/System", "in", "Ljava/io/InputStream;");
+  a.invoke(O::invokespecial, "java/io/InputStreamReader", "<init>", "(Ljava/io/InputStream;)V");
+  a.invoke(O::invokespecial, "java/io/BufferedReader", "<init>", "(Ljava/io/Reader;)V");
+  a.store('L', 1);
+  const int loop = a.newLabel(), body = a.newLabel(), ready = a.newLabel();
+  a.bind(loop);
+  a.load('L', 1);
+  a.invoke(O::invokevirtual, "java/io/BufferedReader", "readLine", "()Ljava/lang/String;");
+  a.store('L', 2);
+  a.load('L', 2);
+  a.jump(O::ifnonnull, body);
+  a.op(O::return_);
+  a.bind(body);
+  const std::uint16_t start = a.here();
+  emitLoaderOfLine(a, cf);
+  emitRunMainOfLine(a, cf);
   a.load('L', 5);
   a.invoke(O::invokevirtual, "java/net/URLClassLoader", "close", "()V");
   const std::uint16_t end = a.here();

@@ -114,18 +114,9 @@ void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, co
 
 /// The entry method and the helpers reachable from it whose code differs between the versions.
 std::vector<std::string> changedMethods(detail::HelperOracle& helpers, const std::string& method) {
-  std::vector<std::string> out{method}, todo = helpers.callees(method, 0), seen;
-  for (auto& c : helpers.callees(method, 1)) todo.push_back(c);
-  while (!todo.empty()) {
-    std::string k = todo.front();
-    todo.erase(todo.begin());
-    if (k == method || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-    seen.push_back(k);
-    if (!helpers.isHelper(k)) continue;
+  std::vector<std::string> out{method};
+  for (const std::string& k : helpers.reachableHelpers(method))
     if (!helpers.identical(k)) out.push_back(k);
-    for (int v = 0; v < 2; ++v)
-      for (auto& c : helpers.callees(k, v)) todo.push_back(c);
-  }
   return out;
 }
 

@@ -171,6 +171,22 @@ bool HelperOracle::identical(const std::string& key) {
   return ok;
 }
 
+std::vector<std::string> HelperOracle::reachableHelpers(const std::string& method) {
+  std::vector<std::string> out, todo = callees(method, 0), seen;
+  for (auto& c : callees(method, 1)) todo.push_back(c);
+  while (!todo.empty()) {
+    std::string k = todo.front();
+    todo.erase(todo.begin());
+    if (k == method || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+    seen.push_back(k);
+    if (!isHelper(k)) continue;
+    out.push_back(k);
+    for (int v = 0; v < 2; ++v)
+      for (auto& c : callees(k, v)) todo.push_back(c);
+  }
+  return out;
+}
+
 bool HelperOracle::pure(const std::string& key) {
   auto it = pure_.find(key);
   if (it != pure_.end()) return it->second != 2;

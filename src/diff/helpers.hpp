@@ -26,6 +26,9 @@ class HelperOracle {
   std::string forbidden(const jvm::Instruction& insn, const jvm::Instruction* prev);
   /// Methods of this class called (directly) by `key` in version v (0 old, 1 new).
   std::vector<std::string> callees(const std::string& key, int v = 0);
+  /// The helpers reachable from `method` in either version (breadth first, the old version's
+  /// callees first), without `method` itself.
+  std::vector<std::string> reachableHelpers(const std::string& method);
   /// Static fields of the class that may be read inside a region (final, primitive, and a
   /// class initialiser identical in both versions).
   bool constantField(const jvm::MemberRef& f) const;

@@ -26,23 +26,13 @@ const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& met
 void collectHelpers(detail::HelperOracle& helpers, const std::string& method, MatchResult& r,
                     std::vector<std::string>& changed) {
   // Helpers reachable from the method in either version, old version's order first.
-  std::vector<std::string> todo = helpers.callees(method, 0), seen;
-  for (auto& c : helpers.callees(method, 1)) todo.push_back(c);
-  while (!todo.empty()) {
-    std::string k = todo.front();
-    todo.erase(todo.begin());
-    if (k == method || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-    seen.push_back(k);
-    if (!helpers.isHelper(k)) continue;
+  for (const std::string& k : helpers.reachableHelpers(method)) {
     if (helpers.identical(k)) {
       r.identical_helpers.push_back(k);
       if (helpers.pure(k)) r.pure_helpers.push_back(k);
     } else {
       r.notes.push_back("helper " + k + " differs between the versions (or calls one that does)");
       changed.push_back(k);
-    }
-    for (int v = 0; v < 2; ++v) {
-      for (auto& c : helpers.callees(k, v)) todo.push_back(c);
     }
   }
 }

@@ -14,6 +14,24 @@ from pasda_study import db as dbm
 FIVE = {"power/test/Eq", "dart/test/Eq", "Airy/MAX/Eq", "Bess/dawson/Eq", "Bess/bessy1/Eq"}
 
 
+def make_study(test, db_name, runs):
+    """A temporary benchmark folder (CASES_TSV) and a database holding `runs`, each (args, kwargs)
+    of add_run, on the test case: test.tmp, test.bench, test.db."""
+    test.tmp = tempfile.TemporaryDirectory()
+    test.bench = os.path.join(test.tmp.name, "bench")
+    os.makedirs(test.bench)
+    with open(os.path.join(test.bench, "cases.tsv"), "w") as f:
+        f.write(CASES_TSV)
+    test.db = os.path.join(test.tmp.name, db_name)
+    con = dbm.connect(test.db)
+    dbm.ensure_schema(con)
+    con.execute("BEGIN")
+    for args, kwargs in runs:
+        add_run(con, *args, **kwargs)
+    con.execute("COMMIT")
+    con.close()
+
+
 def correction(case, model, truth="NEQ"):
     return {"case": case, "model": model, "truth": truth, "witness": "snippet(1)", "old_output": "1",
             "new_output": "2", "source": "test"}
@@ -64,21 +82,13 @@ class TruthInReportAndBenchTest(unittest.TestCase):
     """A java-model study where the engine says NEQ on a case labelled EQ that a JVM shows to differ."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.bench = os.path.join(self.tmp.name, "bench")
-        os.makedirs(self.bench)
-        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
-            f.write(CASES_TSV)
-        self.db = os.path.join(self.tmp.name, "t.db")
-        con = dbm.connect(self.db)
-        dbm.ensure_schema(con)
-        con.execute("BEGIN")
-        add_run(con, "A/Eq", "pasda", 10, "NEQ", 1.0, arith="java")   # right for Java, wrong by the label
-        add_run(con, "A/NEq", "pasda", 10, "NEQ", 1.0, arith="java")  # right either way
-        add_run(con, "B/Eq", "pasda", 10, "EQ", 1.0, arith="java")    # a false EQ under Java (corrected below)
-        add_run(con, "B/NEq", "pasda", 10, "MAYBE_EQ", 1.0, arith="java")
-        con.execute("COMMIT")
-        con.close()
+        java = {"arith": "java"}
+        make_study(self, "t.db", [
+            (("A/Eq", "pasda", 10, "NEQ", 1.0), java),       # right for Java, wrong by the label
+            (("A/NEq", "pasda", 10, "NEQ", 1.0), java),      # right either way
+            (("B/Eq", "pasda", 10, "EQ", 1.0), java),        # a false EQ under Java (corrected below)
+            (("B/NEq", "pasda", 10, "MAYBE_EQ", 1.0), java),
+        ])
         self.corr = [correction("A/Eq", "java"), correction("B/Eq", "java"), correction("B/NEq", "math", "EQ")]
 
     def tearDown(self):
@@ -123,23 +133,15 @@ class JavaMechanismsTest(unittest.TestCase):
     """The mechanisms of issue 17 in the harness: NEQ by math first, EQ partitions without a query."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.bench = os.path.join(self.tmp.name, "bench")
-        os.makedirs(self.bench)
-        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
-            f.write(CASES_TSV)
-        self.db = os.path.join(self.tmp.name, "m.db")
-        con = dbm.connect(self.db)
-        dbm.ensure_schema(con)
-        con.execute("BEGIN")
-        add_run(con, "A/NEq", "pasda", 10, "NEQ", 1.0, arith="java", iterations=[[("NEQ", "math"), "EQ"]],
-                result_iteration=1)
-        add_run(con, "B/NEq", "pasda", 10, "NEQ", 1.0, arith="java",
-                iterations=[[("NEQ", "math"), ("NEQ", "solver")]], result_iteration=1)
-        add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, arith="java",
-                iterations=[[("EQ", "identical"), ("EQ", "identical"), "EQ", "UNREACHABLE"]], result_iteration=1)
-        con.execute("COMMIT")
-        con.close()
+        make_study(self, "m.db", [
+            (("A/NEq", "pasda", 10, "NEQ", 1.0),
+             {"arith": "java", "iterations": [[("NEQ", "math"), "EQ"]], "result_iteration": 1}),
+            (("B/NEq", "pasda", 10, "NEQ", 1.0),
+             {"arith": "java", "iterations": [[("NEQ", "math"), ("NEQ", "solver")]], "result_iteration": 1}),
+            (("A/Eq", "pasda", 10, "EQ", 1.0),
+             {"arith": "java", "iterations": [[("EQ", "identical"), ("EQ", "identical"), "EQ", "UNREACHABLE"]],
+              "result_iteration": 1}),
+        ])
         self.st = report.load_study(self.db, self.bench)
 
     def tearDown(self):

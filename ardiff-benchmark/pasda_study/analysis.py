@@ -140,13 +140,8 @@ class Study:
         out = {rid: "solver" for rid, res in runs.items() if res == "EQ"}
         neq = [rid for rid, res in runs.items() if res == "NEQ"]
         seen = defaultdict(set)
-        for chunk in range(0, len(neq), 500):
-            part = neq[chunk:chunk + 500]
-            q = ("SELECT r.id, coalesce(p.decided_by, 'solver') FROM run r JOIN iteration i ON i.run_id = r.id "
-                 "AND i.iteration = r.result_iteration JOIN partition p ON p.iteration_id = i.id "
-                 "WHERE p.result = 'NEQ' AND r.id IN (%s)" % ",".join("?" * len(part)))
-            for rid, by in self.con.execute(q, part):
-                seen[rid].add(by)
+        for rid, by in self._reported_partitions(neq, "r.id, coalesce(p.decided_by, 'solver')", "p.result = 'NEQ'"):
+            seen[rid].add(by)
         for rid in neq:
             by = seen.get(rid, set())
             # A NEQ without a NEQ partition can only come from the signature pre-check: the solver's side.
@@ -176,28 +171,30 @@ class Study:
         term) and all EQ partitions, pooled over the runs."""
         ids = [rid for rid, *_ in self.runs[key]]
         same = total = 0
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk:chunk + 500]
-            q = ("SELECT coalesce(p.decided_by, '') = 'identical', count(*) FROM run r JOIN iteration i ON "
-                 "i.run_id = r.id AND i.iteration = r.result_iteration JOIN partition p ON p.iteration_id = i.id "
-                 "WHERE p.result = 'EQ' AND r.id IN (%s) GROUP BY 1" % ",".join("?" * len(part)))
-            for ident, n in self.con.execute(q, part):
-                total += n
-                same += n if ident else 0
+        for ident, n in self._reported_partitions(ids, "coalesce(p.decided_by, '') = 'identical', count(*)",
+                                                  "p.result = 'EQ'", "GROUP BY 1"):
+            total += n
+            same += n if ident else 0
         return same, total
 
     def partitions(self, key):
         """Partition classes of the reported iteration of every run (UNREACHABLE excluded), pooled."""
         ids = [rid for rid, *_ in self.runs[key]]
         counts = defaultdict(int)
-        for chunk in range(0, len(ids), 500):
-            part = ids[chunk:chunk + 500]
-            q = ("SELECT p.result, count(*) FROM run r JOIN iteration i ON i.run_id = r.id AND i.iteration = "
-                 "r.result_iteration JOIN partition p ON p.iteration_id = i.id WHERE p.result <> 'UNREACHABLE' "
-                 "AND r.id IN (%s) GROUP BY p.result" % ",".join("?" * len(part)))
-            for res, n in self.con.execute(q, part):
-                counts[res or "ERROR"] += n
+        for res, n in self._reported_partitions(ids, "p.result, count(*)", "p.result <> 'UNREACHABLE'",
+                                                "GROUP BY p.result"):
+            counts[res or "ERROR"] += n
         return counts
+
+    def _reported_partitions(self, run_ids, select, where, group=""):
+        """Rows of `SELECT select` over the partitions of the reported iteration of the given runs
+        (filtered by `where`), queried 500 runs at a time (SQLite's limit on parameters)."""
+        for chunk in range(0, len(run_ids), 500):
+            part = run_ids[chunk:chunk + 500]
+            q = ("SELECT %s FROM run r JOIN iteration i ON i.run_id = r.id AND i.iteration = r.result_iteration "
+                 "JOIN partition p ON p.iteration_id = i.id WHERE %s AND r.id IN (%s) %s"
+                 % (select, where, ",".join("?" * len(part)), group))
+            yield from self.con.execute(q, part).fetchall()
 
 
 __all__ = ["Study", "ReportError", "CLASSES", "UNDECIDED"]

@@ -279,21 +279,12 @@ bool InputHeap::compareObjects(State& s, const std::string& path, std::uint64_t 
     }
     return true;
   }
-  if (oa.chars || ob.chars) {
-    oldState.emplace_back(path, identity(s, ia, kOld));
-    newState.emplace_back(path, identity(s, ib, kNew));
-    return true;
-  }
-  if (oa.cls == "java/lang/String" && !oa.is_array) {
-    if (oa.input < 0 && ob.input < 0) {
-      if (oa.text != ob.text) {
-        oldState.emplace_back(path + " (string)", tm_.intLit(0));
-        newState.emplace_back(path + " (string)", tm_.intLit(1));
-      }
-      return true;
-    }
-    // An input string against a literal or another input: equal exactly when they are the same
-    // input; otherwise their contents are compared as uninterpreted terms.
+  const bool libraryObject = !oa.is_array && !program_.find(kOld, oa.cls) && oa.fields.empty() && ob.fields.empty();
+  if (oa.chars || ob.chars || oa.cls == "java/lang/String" || libraryObject) {
+    // A string whose characters one side does not know (an input never read, a String made by
+    // a library constructor), or a library object without modelled fields (a Class constant, a
+    // StringBuilder made by a constructor): equal exactly when the identity terms are (the same
+    // input, the same constructor on equal arguments, the same class), otherwise unknown.
     oldState.emplace_back(path, identity(s, ia, kOld));
     newState.emplace_back(path, identity(s, ib, kNew));
     return true;
@@ -498,8 +489,8 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
   if (o.chars) return tm_.apply(originalName(o.cls) + "#" + std::to_string(o.elems.size()), FunKind::Library, Sort::Int, o.elems);
   if (o.input >= 0 && !o.dirty && !o.havocked)
     return tm_.apply("input:" + s.inputs[static_cast<std::size_t>(o.input)].path, FunKind::Library, Sort::Int, {});
-  if (o.cls == "java/lang/String" && !o.is_array && !o.opaque && o.input < 0)
-    return tm_.apply("string:" + o.text, FunKind::Library, Sort::Int, {});
+  if (o.cls == "java/lang/Class" && !o.text.empty() && !o.opaque)
+    return tm_.apply("class:" + originalName(o.text), FunKind::Library, Sort::Int, {});
   if (o.opaque || o.havocked || depth > 2) return own();
   if (auto v = o.fields.find("value"); v != o.fields.end() && o.fields.size() == 1 && !o.is_array &&
                                         o.cls.rfind("java/lang/", 0) == 0 && tm_.sort(v->second) != Sort::Ref)

@@ -141,6 +141,18 @@ class Checked {
 
 Sort sortOfDescriptor(char kind);
 
+/// Narrow an int to the width of a byte/char/short/boolean slot (array stores, returns).
+inline Term narrowTo(terms::TermManager& tm, char kind, Term v) {
+  switch (kind) {
+    case 'Z': return tm.bitAnd(v, tm.intLit(1));
+    case 'B': return tm.i2b(v);
+    case 'C': return tm.i2c(v);
+    case 'S': return tm.i2s(v);
+    default: return v;
+  }
+}
+
+
 /// Heap access of a path: allocate returns the new object's reference literal; deref throws
 /// ExecError for null or a non-literal reference.
 Term allocate(terms::TermManager& tm, State& s, Object obj);

@@ -22,16 +22,6 @@ Term defaultElem(ModelCall& c, const Object& arr) {
   return c.defaultValue(td);
 }
 
-/// Narrow a stored value to the element type (boolean/byte/char/short arrays).
-Term narrow(terms::TermManager& tm, char kind, Term v) {
-  switch (kind) {
-    case 'Z': return tm.bitAnd(v, tm.intLit(1));
-    case 'B': return tm.i2b(v);
-    case 'C': return tm.i2c(v);
-    case 'S': return tm.i2s(v);
-    default: return v;
-  }
-}
 
 /// The element at a symbolic index (an ite over the elements); the index is in bounds.
 Term select(terms::TermManager& tm, const std::vector<Term>& elems, Term idx, Term fallback) {
@@ -96,7 +86,7 @@ ModelResult fill(ModelCall& c) {
     if (!fits || !*fits) return ModelResult::declined();
   }
   Object& arr = c.object(c.arg(0));
-  v = narrow(tm, arr.elem_kind, v);
+  v = narrowTo(tm, arr.elem_kind, v);
   for (std::size_t i = 0; i < len; ++i) {
     Term in = tm.land(tm.le(from, i32(tm, i)), tm.lt(i32(tm, i), to));
     arr.elems[i] = tm.ite(in, v, arr.elems[i]);

@@ -65,15 +65,5 @@ inline bool isCat2(terms::TermManager& tm, Term t) {
   return so == Sort::Long || so == Sort::Double;
 }
 
-/// Narrow an int to the width of a byte/char/short/boolean slot (array stores, returns).
-inline Term narrowTo(terms::TermManager& tm, char kind, Term v) {
-  switch (kind) {
-    case 'Z': return tm.bitAnd(v, tm.intLit(1));
-    case 'B': return tm.i2b(v);
-    case 'C': return tm.i2c(v);
-    case 'S': return tm.i2s(v);
-    default: return v;
-  }
-}
 
 }  // namespace pasda::symexec::ops

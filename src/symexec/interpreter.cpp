@@ -370,13 +370,8 @@ std::optional<Term> Interpreter::readField(State& s, Term ref, const std::string
       deref(s, ref).fields[name] = v;
       return v;
     }
-    Object f;
-    f.cls = td.kind == 'L' ? td.className() : td.text;
-    f.is_array = td.kind == '[';
-    f.opaque = true;
-    f.maybe_null = true;
-    f.ident = tm_.apply("field:" + name, terms::FunKind::Library, Sort::Int, {base});
-    Term fr = allocate(s, std::move(f));
+    Term fr = allocate(s, unknownObject(td.kind == 'L' ? td.className() : td.text,
+                                        tm_.apply("field:" + name, terms::FunKind::Library, Sort::Int, {base})));
     std::optional<Term> v = settle(s, fr);
     if (v) deref(s, ref).fields[name] = *v;
     return v;
@@ -416,9 +411,7 @@ bool Interpreter::fillOpaqueArray(State& s, Term ref) {
   arr.opaque = false;
   arr.elem_kind = arr.cls.size() > 1 ? arr.cls[1] : 'I';
   arr.elem_sort = sortOfDescriptor(arr.elem_kind);
-  const std::string elemCls =
-      arr.cls.size() > 2 && arr.cls[1] == 'L' ? arr.cls.substr(2, arr.cls.size() - 3) : arr.cls.substr(1);
-  const bool elemArray = arr.cls.size() > 1 && arr.cls[1] == '[';
+  const std::string elemType = elementType(arr.cls);
   const Sort es = arr.elem_sort;
   std::vector<Term> elems;
   for (int k = 0; k < len; ++k) {
@@ -427,13 +420,7 @@ bool Interpreter::fillOpaqueArray(State& s, Term ref) {
       elems.push_back(e);
       continue;
     }
-    Object h;
-    h.cls = elemCls;
-    h.is_array = elemArray;
-    h.opaque = true;
-    h.maybe_null = true;
-    h.ident = e;
-    elems.push_back(allocate(s, std::move(h)));
+    elems.push_back(allocate(s, unknownObject(elemType, e)));
   }
   deref(s, ref).elems = std::move(elems);
   return true;

@@ -22,6 +22,21 @@ Term allocate(terms::TermManager& tm, State& s, Object obj) {
   return tm.lit(Sort::Ref, s.heap.size() - 1);
 }
 
+Object unknownObject(const std::string& type, Term ident) {
+  Object o;
+  o.cls = type;
+  o.is_array = !type.empty() && type[0] == '[';
+  o.opaque = true;
+  o.maybe_null = true;
+  o.ident = ident;
+  return o;
+}
+
+std::string elementType(const std::string& arrayClass) {
+  if (arrayClass.size() > 2 && arrayClass[1] == 'L') return arrayClass.substr(2, arrayClass.size() - 3);
+  return arrayClass.substr(1);
+}
+
 Object& deref(terms::TermManager& tm, State& s, Term ref) {
   auto id = tm.node(ref).bits;
   if (tm.op(ref) != terms::Op::Lit || id == 0 || id >= s.heap.size()) throw ExecError("invalid reference");

@@ -141,6 +141,12 @@ class Checked {
 
 Sort sortOfDescriptor(char kind);
 
+/// An object of type `type` (internal class name or array descriptor) whose content and nullness
+/// an unmodelled computation decides: opaque, null or not decided on first use (Interpreter::settle).
+Object unknownObject(const std::string& type, Term ident);
+/// The element type of an array class: "[Ljava/lang/String;" -> "java/lang/String", "[[I" -> "[I".
+std::string elementType(const std::string& arrayClass);
+
 /// Narrow an int to the width of a byte/char/short/boolean slot (array stores, returns).
 inline Term narrowTo(terms::TermManager& tm, char kind, Term v) {
   switch (kind) {

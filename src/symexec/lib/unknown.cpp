@@ -131,17 +131,11 @@ void havocArguments(ModelCall& c, const std::string& call, const std::vector<Ter
         o.elems[k] = tm.apply("after:" + tag + "[" + std::to_string(k) + "]", FunKind::Library, o.elem_sort, before);
       continue;
     }
-    const std::string elemCls = o.cls.size() > 2 && o.cls[1] == 'L' ? o.cls.substr(2, o.cls.size() - 3) : o.cls.substr(1);
-    const bool elemArray = o.cls.size() > 1 && o.cls[1] == '[';
+    const std::string elemType = elementType(o.cls);
     const std::size_t n = o.elems.size();
     for (std::size_t k = 0; k < n; ++k) {
-      Object h;
-      h.cls = elemCls;
-      h.is_array = elemArray;
-      h.opaque = true;
-      h.maybe_null = true;
-      h.ident = tm.apply("after:" + tag + "[" + std::to_string(k) + "]", FunKind::Library, Sort::Int, before);
-      Term ref = c.allocate(std::move(h));
+      Term ref = c.allocate(unknownObject(
+          elemType, tm.apply("after:" + tag + "[" + std::to_string(k) + "]", FunKind::Library, Sort::Int, before)));
       c.object(a).elems[k] = ref;  // (allocation may have moved the array)
     }
   }

@@ -109,6 +109,40 @@ std::string writePrepared(const Prepared& p, const std::string& dir) {
   return jvm::toDottedName(p.product_name);
 }
 
+namespace {
+
+/// The paper's lightweight pre-check: different parameter or return types (or one static
+/// version) are NEQ. "" when the signatures agree; throws when the new version lacks the method.
+std::string signaturePrecheck(const Version& oldV, const Version& newV, const std::string& name,
+                              const std::string& desc) {
+  const jvm::Method* mo = oldV.cls.findMethod(name, desc);
+  const jvm::Method* mn = newV.cls.findMethod(name, desc);
+  if (!mn) {
+    for (const jvm::Method& m : newV.cls.methods)
+      if (m.name == name) mn = &m;
+    if (!mn) throw InputError(newV.path, "class " + jvm::toDottedName(newV.cls.name()) + " has no method " + name);
+    return "signatures differ: " + name + desc + " (old) vs " + name + mn->descriptor + " (new)";
+  }
+  if (mo && mo->isStatic() != mn->isStatic()) return std::string("one version of ") + name + " is static, the other is not";
+  return "";
+}
+
+/// Identical code is EQ at once: the method's normalised code and everything it can reach
+/// inside the class paths (callees, overrides, fields, class initialisers) are the same. Only
+/// for one class name in both versions: the oracle looks the class up by name in each class
+/// path, and two differently named classes (oldV and newV of one folder) would both find the old.
+bool identicalCode(const Version& oldV, const Version& newV, const std::string& name, const std::string& desc) {
+  if (!oldV.classpath || !newV.classpath || oldV.cls.name() != newV.cls.name()) return false;
+  try {
+    diff::ClosureOracle oracle(*oldV.classpath, *newV.classpath);
+    return oracle.method(oldV.cls.name(), name, desc).verdict == diff::ClosureVerdict::Identical;
+  } catch (const std::exception&) {
+    return false;  // the oracle could not decide: the engine does
+  }
+}
+
+}  // namespace
+
 RunResult analyze(const Version& oldV, const Version& newV, const Options& o, RunMonitor* monitor) {
   const auto t0 = Clock::now();
   const auto deadline = o.timeout_s > 0 ? t0 + std::chrono::microseconds(static_cast<long long>(o.timeout_s * 1e6))
@@ -134,37 +168,13 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   auto colon = method.find(':');
   std::string name = method.substr(0, colon), desc = method.substr(colon + 1);
 
-  // The paper's lightweight pre-check: different parameter or return types are NEQ.
-  const jvm::Method* mo = oldV.cls.findMethod(name, desc);
-  const jvm::Method* mn = newV.cls.findMethod(name, desc);
-  if (!mn) {
-    for (const jvm::Method& m : newV.cls.methods)
-      if (m.name == name) mn = &m;
-    if (!mn) throw InputError(newV.path, "class " + st.class_new + " has no method " + name);
-    run.precheck = "signatures differ: " + name + desc + " (old) vs " + name + mn->descriptor + " (new)";
-  } else if (mo && mo->isStatic() != mn->isStatic()) {
-    run.precheck = std::string("one version of ") + name + " is static, the other is not";
-  }
-  // Identical code is EQ at once: the method's normalised code and everything it can reach
-  // inside the class paths (callees, overrides, fields, class initialisers) are the same.
-  // (Only for one class name in both versions: the oracle looks the class up by name in each
-  // class path, and two differently named classes, e.g. oldV and newV of one folder, would both
-  // find the old one.)
-  if (run.precheck.empty() && o.identical_shortcut && oldV.classpath && newV.classpath &&
-      oldV.cls.name() == newV.cls.name()) {
-    try {
-      diff::ClosureOracle oracle(*oldV.classpath, *newV.classpath);
-      diff::MethodClosure c = oracle.method(oldV.cls.name(), name, desc);
-      if (c.verdict == diff::ClosureVerdict::Identical) {
-        run.precheck = "identical code: the method and everything it can reach are the same in both versions";
-        run.result = Verdict::EQ;
-        run.runtime_s = since(t0);
-        run.steps.initialization = run.runtime_s;
-        return run;
-      }
-    } catch (const std::exception&) {
-      // the oracle could not decide: the engine does
-    }
+  run.precheck = signaturePrecheck(oldV, newV, name, desc);
+  if (run.precheck.empty() && o.identical_shortcut && identicalCode(oldV, newV, name, desc)) {
+    run.precheck = "identical code: the method and everything it can reach are the same in both versions";
+    run.result = Verdict::EQ;
+    run.runtime_s = since(t0);
+    run.steps.initialization = run.runtime_s;
+    return run;
   }
   if (!run.precheck.empty()) {
     run.result = Verdict::NEQ;

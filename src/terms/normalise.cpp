@@ -64,16 +64,17 @@ struct Simplify {
   bool java, ring, reals;
   Term a, b;
   const std::vector<Term>& args;
+
+  // The identities of each operator family; an empty term when none applies.
+  Term arithmeticIdentity() const;
+  Term bitIdentity() const;
+  Term comparisonIdentity() const;
+  Term logicIdentity() const;
+  Term conversionIdentity() const;
 };
 
 /// Ring identities (x-x = 0, x*0 = 0, ...): for integers in both models, for reals under Math, never for IEEE floats (NaN, infinities, signed zeros); shifts by 0.
-Term arithmeticIdentity(const Simplify& in) {
-  TermManager& tm = in.tm;
-  [[maybe_unused]] const Op op = in.op;
-  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
-  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
-  [[maybe_unused]] const Term a = in.a, b = in.b;
-  [[maybe_unused]] const std::vector<Term>& args = in.args;
+Term Simplify::arithmeticIdentity() const {
   switch (op) {
     case Op::Add:
       if (ring && litIs(tm, b, 0, reals)) return a;
@@ -109,13 +110,7 @@ Term arithmeticIdentity(const Simplify& in) {
 }
 
 /// x & 0, x | -1, x ^ x, and the identities that hold only with Java's widths.
-Term bitIdentity(const Simplify& in) {
-  TermManager& tm = in.tm;
-  [[maybe_unused]] const Op op = in.op;
-  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
-  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
-  [[maybe_unused]] const Term a = in.a, b = in.b;
-  [[maybe_unused]] const std::vector<Term>& args = in.args;
+Term Simplify::bitIdentity() const {
   switch (op) {
     case Op::BitAnd:
       if (litIs(tm, b, 0, false)) return zeroOf(tm, os);
@@ -136,13 +131,7 @@ Term bitIdentity(const Simplify& in) {
 }
 
 /// Comparisons of a term with itself, of booleans with literals, three-way compares, negated comparisons.
-Term comparisonIdentity(const Simplify& in) {
-  TermManager& tm = in.tm;
-  [[maybe_unused]] const Op op = in.op;
-  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
-  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
-  [[maybe_unused]] const Term a = in.a, b = in.b;
-  [[maybe_unused]] const std::vector<Term>& args = in.args;
+Term Simplify::comparisonIdentity() const {
   switch (op) {
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
       if (a == b && (ring || os == Sort::Bool || os == Sort::Ref))
@@ -175,13 +164,7 @@ Term comparisonIdentity(const Simplify& in) {
 }
 
 /// And, Or and Ite with literals, equal or complementary operands.
-Term logicIdentity(const Simplify& in) {
-  TermManager& tm = in.tm;
-  [[maybe_unused]] const Op op = in.op;
-  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
-  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
-  [[maybe_unused]] const Term a = in.a, b = in.b;
-  [[maybe_unused]] const std::vector<Term>& args = in.args;
+Term Simplify::logicIdentity() const {
   switch (op) {
     case Op::And: case Op::Or: {
       bool isAnd = op == Op::And;
@@ -211,13 +194,7 @@ Term logicIdentity(const Simplify& in) {
 }
 
 /// Conversions, roundings, bit views and Same that undo or repeat each other.
-Term conversionIdentity(const Simplify& in) {
-  TermManager& tm = in.tm;
-  [[maybe_unused]] const Op op = in.op;
-  [[maybe_unused]] const Sort sort = in.sort, os = in.os;
-  [[maybe_unused]] const bool java = in.java, ring = in.ring, reals = in.reals;
-  [[maybe_unused]] const Term a = in.a, b = in.b;
-  [[maybe_unused]] const std::vector<Term>& args = in.args;
+Term Simplify::conversionIdentity() const {
   switch (op) {
     case Op::Convert: {
       if (os == sort) return a;
@@ -267,17 +244,17 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
   switch (op) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Neg:
     case Op::Shl: case Op::Shr: case Op::Ushr:
-      return arithmeticIdentity(in);
+      return in.arithmeticIdentity();
     case Op::BitAnd: case Op::BitOr: case Op::BitXor:
-      return bitIdentity(in);
+      return in.bitIdentity();
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
     case Op::Cmp: case Op::CmpL: case Op::CmpG: case Op::Not:
-      return comparisonIdentity(in);
+      return in.comparisonIdentity();
     case Op::And: case Op::Or: case Op::Ite:
-      return logicIdentity(in);
+      return in.logicIdentity();
     case Op::Convert: case Op::I2B: case Op::I2C: case Op::I2S: case Op::Floor: case Op::Ceil: case Op::Rint:
     case Op::RawBits: case Op::FromBits: case Op::Same:
-      return conversionIdentity(in);
+      return in.conversionIdentity();
     default:
       return {};
   }

@@ -21,6 +21,20 @@ Checked<Object*> checkedElement(Interpreter& I, State& s, Term ref, Term idx) {
   return &I.deref(s, ref);
 }
 
+/// The index of an access to an array of references, as a literal: a reference is a heap literal,
+/// never a term over the index, so a symbolic index is decided value by value (the bounds check
+/// passed, so one of the n values holds).
+Checked<Term> referenceIndex(Interpreter& I, State& s, Term idx, std::size_t n) {
+  terms::TermManager& tm = I.tm();
+  if (tm.asInteger(idx)) return idx;
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    auto isK = I.explorer().branch(s, tm.eq(idx, tm.intLit(static_cast<std::int32_t>(k))), false);
+    if (!isK) return StepOutcome::Ended;
+    if (*isK) return tm.intLit(static_cast<std::int32_t>(k));
+  }
+  return tm.intLit(static_cast<std::int32_t>(n - 1));
+}
+
 StepOutcome load(Interpreter& I, State& s) {
   terms::TermManager& tm = I.tm();
   Term idx = pop(s);
@@ -29,19 +43,10 @@ StepOutcome load(Interpreter& I, State& s) {
   Checked<Object*> arr = checkedElement(I, s, ref, idx);
   if (!arr.ok()) return arr.outcome();
   const std::vector<Term>& elems = (*arr)->elems;
-  if (!tm.asInteger(idx) && (*arr)->elem_sort == Sort::Ref) {
-    // A reference is a heap literal, never a term over the index: the index is decided value by
-    // value (the bounds check passed, so one of them holds).
-    const std::size_t n = elems.size();
-    for (std::size_t k = 0; k + 1 < n; ++k) {
-      auto isK = I.explorer().branch(s, tm.eq(idx, tm.intLit(static_cast<std::int32_t>(k))), false);
-      if (!isK) return StepOutcome::Ended;
-      if (*isK) {
-        idx = tm.intLit(static_cast<std::int32_t>(k));
-        break;
-      }
-    }
-    if (!tm.asInteger(idx)) idx = tm.intLit(static_cast<std::int32_t>(n - 1));
+  if ((*arr)->elem_sort == Sort::Ref) {
+    Checked<Term> k = referenceIndex(I, s, idx, elems.size());
+    if (!k.ok()) return k.outcome();
+    idx = *k;
   }
   if (auto k = tm.asInteger(idx)) {
     Term e = elems[static_cast<std::size_t>(*k)];
@@ -53,17 +58,10 @@ StepOutcome load(Interpreter& I, State& s) {
     }
     return pushNext(s, e);
   }
-  for (std::size_t i = 0; i < I.deref(s, ref).elems.size(); ++i) {  // a symbolic index may meet any element
-    Term e = I.deref(s, ref).elems[i];
-    if (tm.sort(e) != Sort::Ref || tm.node(e).bits == 0 || !I.deref(s, e).maybe_null) continue;
-    std::optional<Term> settled = I.settle(s, e);
-    if (!settled) return StepOutcome::Ended;
-    I.deref(s, ref).elems[i] = *settled;
-  }
-  const std::vector<Term>& all = I.deref(s, ref).elems;
-  Term v = all.back();
-  for (std::size_t i = all.size() - 1; i-- > 0;)
-    v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), all[i], v);
+  // A primitive element at a symbolic index: an ite over the elements.
+  Term v = elems.back();
+  for (std::size_t i = elems.size() - 1; i-- > 0;)
+    v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), elems[i], v);
   return pushNext(s, v);
 }
 
@@ -75,18 +73,10 @@ StepOutcome store(Interpreter& I, State& s) {
   Term ref = pop(s);
   Checked<Object*> checked = checkedElement(I, s, ref, idx);
   if (!checked.ok()) return checked.outcome();
-  if (!tm.asInteger(idx) && (**checked).elem_sort == Sort::Ref) {  // references stay literals (see load)
-    const std::size_t n = (**checked).elems.size();
-    Term k = tm.intLit(static_cast<std::int32_t>(n - 1));
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      auto isK = I.explorer().branch(s, tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), false);
-      if (!isK) return StepOutcome::Ended;
-      if (*isK) {
-        k = tm.intLit(static_cast<std::int32_t>(i));
-        break;
-      }
-    }
-    idx = k;
+  if ((**checked).elem_sort == Sort::Ref) {
+    Checked<Term> k = referenceIndex(I, s, idx, (**checked).elems.size());
+    if (!k.ok()) return k.outcome();
+    idx = *k;
   }
   Object& arr = I.deref(s, ref);
   arr.dirty = true;

@@ -403,8 +403,15 @@ ModelResult concatenation(ModelCall& c) {
 
 // --- StringBuilder / StringBuffer ------------------------------------------------------------
 
+/// The characters a builder starts with: none (capacity constructors), or its argument's.
+void startBuilder(ModelCall& c, Chars chars) {
+  Object& b = c.object(c.receiver());
+  b.chars = true;
+  b.elem_kind = 'C';
+  b.elems = std::move(chars);
+}
+
 ModelResult builderInit(ModelCall& c) {
-  Object& o = c.object(c.receiver());
   const auto& ps = c.desc().params;
   if (ps.empty() || ps[0].kind == 'I') {
     if (!ps.empty()) {
@@ -412,20 +419,13 @@ ModelResult builderInit(ModelCall& c) {
       if (!neg) return c.ended();
       if (*neg) return c.throwNew("java/lang/NegativeArraySizeException");
     }
-    Object& b = c.object(c.receiver());
-    b.chars = true;
-    b.elem_kind = 'C';
-    b.elems.clear();
+    startBuilder(c, {});
     return ModelResult::none();
   }
-  (void)o;
-  Chars t;
   if (ps[0].className() != "java/lang/String" && ps[0].className() != "java/lang/CharSequence") return ModelResult::declined();
+  Chars t;
   if (auto stop = stringArg(c, 1, t)) return *stop;
-  Object& b = c.object(c.receiver());
-  b.chars = true;
-  b.elem_kind = 'C';
-  b.elems = std::move(t);
+  startBuilder(c, std::move(t));
   return ModelResult::none();
 }
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Sanitizer + fuzz run of the whole pipeline (parse, match, short symbolic run with Z3).
-#   fuzz/run-pipeline-fuzz.sh BUILD_DIR SECONDS
+#   fuzz/run-pipeline-fuzz.sh BUILD_DIR SECONDS [SEED]
 # Configures BUILD_DIR with clang-14, ASan+UBSan and libFuzzer (the whole engine), builds
 # fuzz_pipeline and the Java fixtures, seeds a corpus with the compiled fixture classes and
 # fuzzes for SECONDS. Exits non-zero on a fuzzer finding (crash, sanitizer report, uncaught
 # exception, timeout); the input that caused it is kept in BUILD_DIR/fuzz-artifacts/.
+# SEED (default 1) fixes libFuzzer's mutation sequence, so that a CI run is reproducible; a
+# campaign passes other seeds. On a finding the script ends its output with the sanitizer's
+# report and the input in base64 (fuzz/report-finding.sh), so that a CI log reproduces it.
 set -euo pipefail
-if [[ $# -ne 2 ]]; then
-  echo "usage: $0 BUILD_DIR SECONDS" >&2
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+  echo "usage: $0 BUILD_DIR SECONDS [SEED]" >&2
   exit 2
 fi
 build=$1
 seconds=$2
+seed=${3:-1}
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 launcher=()
@@ -36,5 +40,11 @@ echo "seed corpus: $(ls "$corpus" | wc -l) files"
 
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
-"$build/fuzz/fuzz_pipeline" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=60 \
-  -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$artifacts/pipeline-"
+log="$build/fuzz-pipeline.log"
+marker="$build/fuzz-pipeline.started"
+: > "$marker"
+status=0
+"$build/fuzz/fuzz_pipeline" "$corpus" -seed="$seed" -max_total_time="$seconds" -max_len=65536 -timeout=60 \
+  -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$artifacts/pipeline-" 2>&1 | tee "$log" || status=$?
+if [[ $status -ne 0 ]]; then "$src/fuzz/report-finding.sh" "$log" "$artifacts" "$marker" "$seed"; fi
+exit "$status"

@@ -40,6 +40,14 @@ echo "seed corpus: $(ls "$corpus" | wc -l) files"
 
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"
+# Inputs of earlier findings (fuzz/regressions/) run first, each once: a finding that comes back
+# fails the test whatever the seed.
+mapfile -t regressions < <(find "$src/fuzz/regressions" -type f | LC_ALL=C sort)
+if [[ ${#regressions[@]} -gt 0 ]]; then
+  echo "regression inputs: ${#regressions[@]}"
+  "$build/fuzz/fuzz_pipeline" -timeout=60 -rss_limit_mb=3072 "${regressions[@]}"
+fi
+
 log="$build/fuzz-pipeline.log"
 marker="$build/fuzz-pipeline.started"
 : > "$marker"

@@ -289,14 +289,15 @@ bool decimal(ModelCall& c, Term x, Chars& out) {
   Term mag = *neg ? tm.neg(wide) : wide;
   const int maxDigits = isLong ? 19 : 10;
   int digits = maxDigits;
-  std::int64_t p = 10;
-  for (int d = 1; d < maxDigits; ++d, p *= 10) {
+  std::int64_t p = 10;  // 10^d (10^18 at most: 10^19 is beyond a long)
+  for (int d = 1; d < maxDigits; ++d) {
     auto fits = c.branch(tm.lt(mag, tm.longLit(p)));
     if (!fits) return false;
     if (*fits) {
       digits = d;
       break;
     }
+    if (d + 1 < maxDigits) p *= 10;
   }
   if (digits == maxDigits && !c.javaArith()) {  // unbounded integers: cut what Java cannot hold
     auto big = c.branch(tm.ge(mag, tm.longLit(isLong ? INT64_MAX : 10000000000LL)));

@@ -263,8 +263,12 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
       std::vector<terms::Term> model;
-      if (!r.witness.empty()) model = classifier.lastModel();
-      if (o.mode != "prv") witnesses.process(raw, r, model);
+      std::vector<witness::InputValue> refs;
+      if (!r.witness.empty()) {
+        model = classifier.lastModel();
+        refs = classifier.lastReferenceInputs();
+      }
+      if (o.mode != "prv") witnesses.process(raw, r, model, refs);
       if (usage && !abs.empty()) countUsage(tm, raw, r, *usage);
       if (o.mode == "prv") {
         r.result = classify::withoutBestEffort(r.result);

@@ -2,6 +2,8 @@
 // Tables 1 and 2, the witness of a (possibly) non-equivalent partition.
 #include "partition.hpp"
 
+#include "witnesses.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -244,15 +246,24 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
     }
     return "null";
   };
+  auto valueOf = [&](Term t) -> std::uint64_t {
+    if (tm_.isLit(t)) return tm_.node(t).bits;
+    std::optional<Term> v = m.lookup(t);
+    return v ? tm_.node(*v).bits : 0;
+  };
   std::string call = method_ + "(";
   last_model_.clear();
+  last_refs_.assign(inputs_.terms.size(), witness::InputValue{});
   for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
     WitnessValue w;
     w.name = inputs_.names[i];
     w.type = inputs_.types[i].javaName();
     if (tm_.sort(inputs_.terms[i]) == Sort::Ref) {
-      w.literal = shapeOf(w.name);
-      call += std::string(i ? ", " : "") + (w.literal == "null" ? "null" : w.name);
+      // A string or an array is written as the literal a replay builds; an object by its shape.
+      last_refs_[i] = referenceInput(p, w.name, valueOf);
+      const bool built = last_refs_[i].buildable();
+      w.literal = built ? witness::javaLiteral(inputs_.types[i], last_refs_[i]) : shapeOf(w.name);
+      call += std::string(i ? ", " : "") + (built || w.literal == "null" ? w.literal : w.name);
       r.witness.push_back(std::move(w));
       last_model_.push_back(Term{});
       continue;

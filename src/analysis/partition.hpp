@@ -10,6 +10,7 @@
 #include "pasda/analysis/result.hpp"
 #include "pasda/jvm/descriptor.hpp"
 #include "pasda/symexec/executor.hpp"
+#include "pasda/witness/witness.hpp"
 
 namespace pasda::analysis {
 
@@ -48,6 +49,9 @@ class PartitionClassifier {
                            terms::Term* sameOut = nullptr);
   /// Input values of the last witness (aligned with the inputs; empty Term if unknown).
   const std::vector<terms::Term>& lastModel() const { return last_model_; }
+  /// The reference inputs of the last witness as a replay builds them (aligned with the
+  /// inputs; primitives and shapes a replay cannot build are not buildable()).
+  const std::vector<witness::InputValue>& lastReferenceInputs() const { return last_refs_; }
   const Counters& counters() const { return counters_; }
 
  private:
@@ -70,6 +74,7 @@ class PartitionClassifier {
   std::string method_;
   Limits limits_;
   std::vector<terms::Term> last_model_;
+  std::vector<witness::InputValue> last_refs_;
   Counters counters_;
   bool last_math_first_ = false;  // the last check's Sat came from math first
 };

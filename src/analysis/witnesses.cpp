@@ -18,13 +18,47 @@ namespace pasda::analysis {
 using symexec::Clock;
 using terms::Term;
 
+witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
+                                   const std::function<std::uint64_t(Term)>& valueOf) {
+  using Ref = witness::InputValue::Ref;
+  witness::InputValue v;
+  v.sort = terms::Sort::Ref;
+  for (const std::string& f : p.heap) {
+    if (f == name + " == null") {
+      v.ref = Ref::Null;
+      return v;
+    }
+    if (f.rfind(name + " == ", 0) == 0) return v;  // the same object as another input
+  }
+  const symexec::InputShape* shape = nullptr;
+  for (const symexec::InputShape& sh : p.input_shapes)
+    if (sh.path == name) shape = &sh;
+  if (!shape) {  // never looked at on the path: any value will do
+    v.ref = Ref::Null;
+    return v;
+  }
+  if (shape->other_state) return v;
+  if (shape->is_array) {
+    if (shape->cls.size() < 2) return v;
+    v.ref = Ref::Array;
+    v.elem = shape->cls.substr(1);
+    const bool references = v.elem[0] == 'L' || v.elem[0] == '[';
+    for (Term e : shape->elements) v.elems.push_back(references ? 0 : valueOf(e));  // reference elements: null
+    return v;
+  }
+  if (shape->cls == "java/lang/String") {
+    v.ref = Ref::String;
+    for (Term e : shape->elements) v.elems.push_back(valueOf(e) & 0xFFFFu);
+  }
+  return v;
+}
+
 WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
                            const symexec::MethodInputs& inputs, terms::TermManager& tm)
     : env_(env), inputs_(inputs), tm_(tm), program_(&program), run_(&run) {
   const Options& o = *env.options;
   enabled_ = o.replay != "off";
-  for (Term t : inputs.terms)
-    if (tm.sort(t) == terms::Sort::Ref) enabled_ = false;  // replay builds no input objects
+  for (Term t : inputs.terms) has_references_ = has_references_ || tm.sort(t) == terms::Sort::Ref;
   renv_.program = &program;
   renv_.product_run = &run;
   renv_.product_class = env.prepared.product_name;
@@ -63,10 +97,25 @@ witness::SearchProblem WitnessStage::problem(const symexec::RawPartition& raw, C
   return p;
 }
 
-void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model) {
+void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model,
+                           const std::vector<witness::InputValue>& refs) {
   if (!enabled_ || raw.depth_limited || !raw.product_compare) return;
-  // Effects on the heap are not part of the replayed outputs; leave such partitions to the solver.
-  if (!raw.old_effect.state.empty() || !raw.new_effect.state.empty()) return;
+  const bool effects = !raw.old_effect.state.empty() || !raw.new_effect.state.empty();
+  if (has_references_ || effects) {
+    // The interpreter's replay builds no input objects and compares no heap effects: such a
+    // witness goes to the JVM only (replayAllInJvm), whose different results prove NEQ; with
+    // heap effects, equal results there contradict nothing (the JVM compares results only).
+    if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness.empty()) return;
+    std::vector<witness::InputValue> vals = valuesOf(model);
+    for (std::size_t i = 0; i < vals.size(); ++i)
+      if (vals[i].sort == terms::Sort::Ref) {
+        if (i >= refs.size() || !refs[i].buildable()) return;
+        vals[i] = refs[i];
+      }
+    jvm_inputs_.push_back({r.index, vals});
+    if (effects) results_only_.insert(r.index);
+    return;
+  }
   const bool java = env_.options->arith == terms::Arith::Java;
   // Terms with abstractions cannot be evaluated: such partitions (MAYBE_REACHABLE paths, UIF
   // outputs) are confirmed on the unabstracted path and searched by replaying the real product.
@@ -271,10 +320,19 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
             };
             const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty() &&
                              !envError(rep.old_out) && !envError(rep.new_out);
-            if (o.arith == terms::Arith::Java && ran && !rep.differs && p.result == Verdict::NEQ) {
+            const bool resultsOnly = results_only_.count(p.index) > 0;
+            if (resultsOnly && !rep.differs)
+              rep.note += (rep.note.empty() ? "" : "; ") +
+                          std::string("the effects on the heap are not compared in the JVM");
+            if (o.arith == terms::Arith::Java && ran && !resultsOnly && !rep.differs && p.result == Verdict::NEQ) {
               p.result = Verdict::MAYBE_NEQ;
               p.decided_by.clear();
               rep.note = "the model and the JVM disagree: the witness gives equal outputs in a real JVM";
+            } else if (o.arith == terms::Arith::Java && ran && rep.differs && p.result == Verdict::MAYBE_NEQ) {
+              // Two real runs that differ (and a second run of the old version that agrees with
+              // its first) are a difference under Java's semantics, whatever the model left open.
+              p.result = Verdict::NEQ;
+              p.decided_by = "replay";
             }
             p.replays.push_back(rep);
           }

@@ -1,7 +1,9 @@
 // Internal to analysis: the witness stage of one product iteration.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -10,12 +12,21 @@
 
 namespace pasda::analysis {
 
+/// The value a replay builds for the reference parameter `name` of path `p`: null, a string or
+/// an array whose elements `valueOf` gives (the solver's model; 0 where it has none). None (not
+/// buildable) when the path gave it a shape a replay cannot build: an object of another class,
+/// fields read, or an alias of another input. A parameter the path never touched is null.
+witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
+                                   const std::function<std::uint64_t(terms::Term)>& valueOf);
+
 class WitnessStage {
  public:
   WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
                const symexec::MethodInputs& inputs, terms::TermManager& tm);
   /// Replay or search for one classified partition; may turn it into NEQ (decided_by set).
-  void process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model);
+  /// `refs`: the reference inputs of the witness (referenceInput), aligned with the inputs.
+  void process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model,
+               const std::vector<witness::InputValue>& refs = {});
   /// Replay every witness of the iteration in one JVM process (replay auto/jvm).
   void replayAllInJvm(IterationResult& it);
   /// For partitions whose terms contain abstractions (MAYBE_REACHABLE paths, UIF outputs): the
@@ -44,8 +55,10 @@ class WitnessStage {
   terms::TermManager& tm_;
   witness::ReplayEnv renv_;
   bool enabled_ = true;
+  bool has_references_ = false;  // an input is a reference: witnesses are replayed in the JVM only
   double search_left_s_ = 0;
   std::vector<std::pair<int, std::vector<witness::InputValue>>> jvm_inputs_;
+  std::set<int> results_only_;  // partitions with heap effects: the JVM replay compares their results only
   const symexec::Program* program_ = nullptr;
   const symexec::MethodInfo* run_ = nullptr;
   std::optional<symexec::ExecOptions> concrete_eo_;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "pasda/jvm/descriptor.hpp"
+
 namespace pasda::product {
 
 using jvm::Opcode;
@@ -81,7 +83,14 @@ void Assembler::pushDefault(char kind) {
 
 void Assembler::invoke(Opcode o, const std::string& owner, const std::string& name, const std::string& desc) {
   op(o);
-  u2(pool_.addMethodref(owner, name, desc));
+  if (o != Opcode::invokeinterface) {
+    u2(pool_.addMethodref(owner, name, desc));
+    return;
+  }
+  // An InterfaceMethodref, then the argument slots (the receiver included) and a zero byte.
+  u2(pool_.addMethodref(owner, name, desc, true));
+  u1(static_cast<std::uint8_t>(1 + jvm::parseMethodDescriptor(desc).paramSlots()));
+  u1(0);
 }
 
 void Assembler::field(Opcode o, const std::string& owner, const std::string& name, const std::string& desc) {

@@ -256,11 +256,33 @@ void Explorer::endPath(State& s, RawPartition&& p) {
   for (const InputObject& o : s.inputs)
     for (const auto& [name, v] : o.fields)
       if (tm_.op(v) == terms::Op::Var) p.heap_vars.push_back(v);
+  for (const InputObject& o : s.inputs) p.input_shapes.push_back(shapeOf(o));
   for (int i = 0; i < 3; ++i) p.lines[i] = s.lines[i];
   p.warnings = s.warnings;
   ++stats_.partitions;
   syncSolver(s.pc);
   (*sink_)(p, solver_);
+}
+
+InputShape Explorer::shapeOf(const InputObject& o) const {
+  InputShape sh;
+  sh.path = o.path;
+  sh.cls = o.cls;
+  sh.is_array = o.is_array;
+  sh.other_state = !o.ref_fields.empty();
+  auto len = o.fields.count("length") ? tm_.asInteger(o.fields.at("length")) : std::nullopt;
+  if (len) sh.length = *len;
+  for (std::int64_t i = 0; len && i < *len; ++i) {
+    auto e = o.fields.find("[" + std::to_string(i) + "]");
+    if (e == o.fields.end()) {
+      sh.other_state = true;
+      break;
+    }
+    sh.elements.push_back(e->second);
+  }
+  const std::size_t own = sh.elements.size() + (sh.length ? 1 : 0);
+  if (o.fields.size() > own) sh.other_state = true;
+  return sh;
 }
 
 void Explorer::cutPath(State& s, Cut why) {

@@ -51,6 +51,7 @@ class Explorer {
 
   // --- ending paths ----------------------------------------------------------------------
   void endPath(State& s, RawPartition&& p);
+  InputShape shapeOf(const InputObject& o) const;
   enum class Cut : std::uint8_t { Depth, Steps, CallDepth };
   void cutPath(State& s, Cut why);
   /// A warning: recorded once per exploration and in the path's own list.

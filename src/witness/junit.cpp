@@ -69,8 +69,17 @@ std::string assertion(const jvm::TypeDesc& ret, const std::string& call, const s
       return "    assertEquals(Float.floatToIntBits(" + oldOut + "), Float.floatToIntBits(" + call + "));\n";
     case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J':
       return "    assertEquals(" + oldOut + ", " + call + ");\n";
+    case 'L':  // a string, by its content (the JVM replay renders it as a literal)
+      if (ret.className() != "java/lang/String" || (oldOut != "null" && oldOut.rfind('"', 0) != 0)) return "";
+      return "    assertEquals(" + oldOut + ", " + call + ");\n";
+    case '[': {  // an array of primitives other than char, by Arrays.toString
+      const std::string e = ret.elementDescriptor();
+      if (e.size() != 1 || e == "C") return "";
+      if (oldOut == "null") return "    assertNull(" + call + ");\n";
+      return "    assertEquals(\"" + oldOut + "\", java.util.Arrays.toString(" + call + "));\n";
+    }
     default:
-      return "";  // object results: no value to assert
+      return "";  // other object results: no value to assert
   }
 }
 
@@ -104,11 +113,14 @@ std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::st
       if (p.result != analysis::Verdict::NEQ || p.witness.empty()) continue;
       const analysis::Replay* r = evidence(p);
       if (!r) continue;
+      // The parameters come first in the witness (the input heap's entries follow); each must
+      // be a pasteable literal: not an object the replay could not build.
       std::string args;
-      bool ok = p.witness.size() == md.params.size();
-      for (std::size_t i = 0; ok && i < p.witness.size(); ++i) {
-        if (p.witness[i].literal.empty() || p.witness[i].literal == "?") ok = false;
-        args += (i ? ", " : "") + p.witness[i].literal;
+      bool ok = p.witness.size() >= md.params.size();
+      for (std::size_t i = 0; ok && i < md.params.size(); ++i) {
+        const std::string& lit = p.witness[i].literal;
+        if (lit.empty() || lit == "?" || lit == "new object" || lit.rfind("same object as ", 0) == 0) ok = false;
+        args += (i ? ", " : "") + lit;
       }
       if (!ok) continue;
       std::string call = sourceName(cls) + "." + method + "(" + args + ")";

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pasda/jvm/descriptor.hpp"
 
@@ -14,6 +15,9 @@ namespace pasda::witness::detail {
 /// A pasteable Java literal of a value of descriptor kind `kind` ('I', 'D', ...) from raw bits
 /// as stored in terms::Node::bits (ints sign-extended, floats/doubles raw IEEE bits).
 std::string literal(char kind, std::uint64_t bits);
+
+/// A pasteable Java string literal of UTF-16 units ("a\u0000\"b").
+std::string stringLiteral(const std::vector<std::uint64_t>& units);
 
 /// Java's equality of two values of one kind: Double.equals/Float.equals for floating kinds.
 bool javaEqual(char kind, std::uint64_t a, std::uint64_t b);

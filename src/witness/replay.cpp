@@ -63,6 +63,26 @@ std::string literal(char kind, std::uint64_t bits) {
   }
 }
 
+std::string stringLiteral(const std::vector<std::uint64_t>& units) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::uint64_t u : units) {
+    auto c = static_cast<std::uint16_t>(u);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 32 && c < 127) {
+      out += static_cast<char>(c);
+    } else if (c == '\n' || c == '\r') {  // a \\u000a escape would end the literal in javac
+      out += c == '\n' ? "\\n" : "\\r";
+    } else {
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 0xF];
+    }
+  }
+  return out + "\"";
+}
+
 bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
   switch (kind) {
     case 'F': return terms::semantics::javaSameFloating(terms::Sort::Float, a, b);
@@ -76,7 +96,27 @@ bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
 
 }  // namespace detail
 
-std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v) { return detail::literal(type.kind, v.bits); }
+std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v) {
+  if (v.sort != terms::Sort::Ref) return detail::literal(type.kind, v.bits);
+  switch (v.ref) {
+    case InputValue::Ref::Null: return "null";
+    case InputValue::Ref::String: return detail::stringLiteral(v.elems);
+    case InputValue::Ref::Array: {
+      jvm::TypeDesc et;
+      try {
+        et = jvm::parseFieldDescriptor(v.elem);
+      } catch (const std::exception&) {
+        return "?";
+      }
+      if (et.kind == 'L' || et.kind == '[') return "new " + et.javaName() + "[" + std::to_string(v.elems.size()) + "]";
+      std::string out = "new " + et.javaName() + "[] {";
+      for (std::size_t i = 0; i < v.elems.size(); ++i) out += (i ? ", " : "") + detail::literal(et.kind, v.elems[i]);
+      return out + "}";
+    }
+    case InputValue::Ref::None: break;
+  }
+  return "?";
+}
 
 namespace {
 

@@ -24,20 +24,6 @@ void PrintTo(const Shape& s, std::ostream* os) { *os << s.method; }
 std::string oldShapes() { return fixtureClass("cli/javaarith", "old", "fixtures.cli.javaarith", "Shapes"); }
 std::string newShapes() { return fixtureClass("cli/javaarith", "new", "fixtures.cli.javaarith", "Shapes"); }
 
-// The JVM replay needs java. The test tree cannot be configured without it (tests/CMakeLists.txt),
-// but the binary may run elsewhere: on CI a missing java fails, on a developer machine it skips.
-bool javaMissing(std::string& why) {
-  const std::string java = PASDA_JAVA;
-  if (!java.empty() && ::access(java.c_str(), X_OK) == 0) return false;
-  why = "java (" + java + ") is not executable";
-  return true;
-}
-
-bool onCi() {
-  const char* ci = std::getenv("CI");
-  return ci && std::string(ci) == "true";
-}
-
 class JavaShapes : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(JavaShapes, EqualUnderMath) {
@@ -51,11 +37,7 @@ TEST_P(JavaShapes, EqualUnderMath) {
 
 TEST_P(JavaShapes, DifferentUnderTheDefaultWithAReplayedWitness) {
   const Shape& s = GetParam();
-  std::string why;
-  if (javaMissing(why)) {
-    if (onCi()) FAIL() << why << " (CI=true)";
-    GTEST_SKIP() << why;
-  }
+  REQUIRE_JAVA();
   // No --arith: the default model.
   CliRun r = runCliDefaults({"--format", "json", "--timeout", "30", "--method", s.method, oldShapes(), newShapes()});
   Json j;

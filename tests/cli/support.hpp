@@ -32,6 +32,30 @@ using pasda::testsupport::scratch;
 using pasda::testsupport::shellQuote;
 using pasda::testsupport::slurp;
 
+/// Tests of JVM replays need java. The test tree cannot be configured without it
+/// (tests/CMakeLists.txt), but the binary may run elsewhere: on CI a missing java fails, on a
+/// developer machine it skips (REQUIRE_JAVA()).
+inline bool javaMissing(std::string& why) {
+  const std::string java = PASDA_JAVA;
+  if (!java.empty() && ::access(java.c_str(), X_OK) == 0) return false;
+  why = "java (" + java + ") is not executable";
+  return true;
+}
+
+inline bool onCi() {
+  const char* ci = std::getenv("CI");
+  return ci && std::string(ci) == "true";
+}
+
+#define REQUIRE_JAVA()                                  \
+  do {                                                  \
+    std::string why_;                                   \
+    if (::cli_test::javaMissing(why_)) {                \
+      if (::cli_test::onCi()) FAIL() << why_ << " (CI=true)"; \
+      GTEST_SKIP() << why_;                             \
+    }                                                   \
+  } while (0)
+
 /// The first line's result class ("EQ", "NEQ", "ERROR", ...) of a text run, or "(none)".
 /// ("Result: ERROR (error: ...)" gives "ERROR".)
 inline std::string resultLine(const CliRun& r) {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,6 +93,17 @@ struct ExecEffect {
   std::vector<std::pair<std::string, terms::Term>> state;
 };
 
+/// A reference input of a path as the path materialised it (for concrete replay): an object
+/// or array reachable from the parameters, with what the path fixed of it.
+struct InputShape {
+  std::string path;        // access path, e.g. "s", "this", "node.next"
+  std::string cls;         // internal class name, or the array descriptor ("[I")
+  bool is_array = false;
+  std::optional<std::int64_t> length;  // arrays and strings whose length the path fixed
+  std::vector<terms::Term> elements;   // their elements (input variables, or null for references)
+  bool other_state = false;  // the path read fields or reference fields of it (not replayable)
+};
+
 struct RawPartition {
   std::vector<terms::Term> pc;  // path-condition conjuncts, in order
   ExecEffect entry;             // effect of the entry method (plain runs)
@@ -106,6 +118,7 @@ struct RawPartition {
   std::vector<std::string> warnings;
   std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"
   std::vector<terms::Term> heap_vars; // variables of input fields read on the path
+  std::vector<InputShape> input_shapes;  // the reference inputs materialised on the path
 };
 
 struct ExecStats {

@@ -17,10 +17,17 @@
 
 namespace pasda::witness {
 
-/// One concrete input value: raw payload bits of a literal of `sort` (as terms::Node::bits).
+/// One concrete input value: raw payload bits of a literal of `sort` (as terms::Node::bits);
+/// for a reference input (sort Ref), what a replay builds: null, a string, or an array.
 struct InputValue {
   terms::Sort sort = terms::Sort::Int;
   std::uint64_t bits = 0;
+  /// Reference inputs only. None: a shape replay cannot build (an object with fields, an
+  /// alias of another input); such a witness is not replayed.
+  enum class Ref : std::uint8_t { None, Null, String, Array } ref = Ref::None;
+  std::string elem;                  // arrays: the element descriptor ("I", "Ljava/lang/String;")
+  std::vector<std::uint64_t> elems;  // String: UTF-16 units; arrays: element bits (references: null)
+  bool buildable() const { return sort != terms::Sort::Ref || ref != Ref::None; }
 };
 
 class JvmSession;
@@ -101,7 +108,8 @@ enum class MathCheck { Confirmed, Refuted, Unknown };
 /// In the math model a replayed difference proves NEQ only when this says Confirmed.
 MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inputs, std::string* note = nullptr);
 
-/// A pasteable Java literal of an input value of `type` ("-2.5", "Double.NaN", "(byte) -3", "7L").
+/// A pasteable Java literal of an input value of `type` ("-2.5", "Double.NaN", "(byte) -3", "7L",
+/// "\"a\\u0000b\"", "new int[] {1, 2}", "null").
 std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v);
 
 /// Replay many witnesses of one run in ONE real JVM process, through the classes that

@@ -1,0 +1,115 @@
+// Issue 11, replay for real inputs: witnesses whose inputs are strings and arrays are built in a
+// real JVM (tests/fixtures/realcode/replay_refs). A solver NEQ must carry a JVM replay that
+// differs; a MAYBE_NEQ whose witness differs in the JVM becomes NEQ (decided by replay) under
+// Java's semantics only; an output that changes from one call to the next proves nothing.
+#include "cli/support.hpp"
+
+namespace cli_test {
+namespace {
+
+std::string texts(const char* side) { return fixtureClass("realcode/replay_refs", side, "realcode.replayrefs", "Texts"); }
+
+/// A run under Java's semantics (pasda-jvm's default) unless `extra` names the model.
+JsonRun run(const std::string& method, std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {"--method", method, "--stop-at-neq", "no", "--timeout", "30"};
+  if (!contains(extra, "--arith")) a.insert(a.end(), {"--arith", "java"});
+  a.insert(a.end(), extra.begin(), extra.end());
+  a.push_back(texts("old"));
+  a.push_back(texts("new"));
+  return runJson(a);
+}
+
+/// The JVM replays of the partitions whose result is `verdict`: (witness call, replay).
+std::vector<std::pair<std::string, const Json*>> jvmReplays(const Json& j, const std::string& verdict) {
+  std::vector<std::pair<std::string, const Json*>> out;
+  for (const Json& p : j["partitions"].array) {
+    if (p["result"].string != verdict) continue;
+    const Json* found = nullptr;
+    for (const Json& rep : p["replays"].array)
+      if (rep["engine"].string == "jvm") found = &rep;
+    out.push_back({p["witness_call"].string, found});
+  }
+  return out;
+}
+
+/// Every NEQ partition has a JVM replay that differs, and its call holds `literal`.
+void expectConfirmedNeq(const JsonRun& j, const std::string& literal) {
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  auto reps = jvmReplays(j.json, "NEQ");
+  ASSERT_FALSE(reps.empty()) << j.run.out;
+  for (const auto& [call, rep] : reps) {
+    ASSERT_NE(rep, nullptr) << "NEQ without a JVM replay: " << call;
+    EXPECT_TRUE((*rep)["differs"].boolean) << call << ": " << (*rep)["note"].string;
+    EXPECT_NE((*rep)["output_old"].string, (*rep)["output_new"].string) << call;
+    EXPECT_NE(call.find(literal), std::string::npos) << call;
+  }
+}
+
+TEST(ReplayReferences, StringInputIsBuiltInTheJvm) {
+  REQUIRE_JAVA();
+  expectConfirmedNeq(run("special"), "special(\"");
+}
+
+TEST(ReplayReferences, ArrayInputIsBuiltInTheJvm) {
+  REQUIRE_JAVA();
+  JsonRun j = run("total");
+  expectConfirmedNeq(j, "total(new int[] {");
+  // The witness gives the array whole, and its elements one by one.
+  for (const Json& p : j.json["partitions"].array)
+    if (p["result"].string == "NEQ") {
+      EXPECT_EQ(p["witness"]["a"].string.rfind("new int[] {", 0), 0u) << p["witness_call"].string;
+      EXPECT_NE(p["witness"].find("a[0]"), nullptr) << p["witness_call"].string;
+    }
+}
+
+TEST(ReplayReferences, StringResultsAreComparedByContent) {
+  REQUIRE_JAVA();
+  JsonRun j = run("tag");
+  expectConfirmedNeq(j, "tag(");
+  bool literal = false;
+  for (const auto& [call, rep] : jvmReplays(j.json, "NEQ"))
+    if (rep) literal = literal || (*rep)["output_old"].string.rfind("\"<", 0) == 0;
+  EXPECT_TRUE(literal) << j.run.out;
+}
+
+TEST(ReplayReferences, AMaybeNeqThroughAnUnmodelledCallIsConfirmedByTheJvm) {
+  REQUIRE_JAVA();
+  JsonRun j = run("afterUnknown");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  int byReplay = 0;
+  for (const Json& p : j.json["partitions"].array)
+    if (p["result"].string == "NEQ") {
+      EXPECT_EQ(p["decided_by"].string, "replay") << p["witness_call"].string;
+      byReplay += p["decided_by"].string == "replay";
+    }
+  EXPECT_GE(byReplay, 1);
+  // Under the math model a difference in the JVM is no proof: the pair stays MAYBE_NEQ.
+  JsonRun m = run("afterUnknown", {"--arith", "math"});
+  ASSERT_TRUE(m.ok) << m.run.out << m.run.err;
+  EXPECT_EQ(m.json["result"].string, "MAYBE_NEQ") << m.run.out;
+}
+
+TEST(ReplayReferences, OutputsThatChangeFromCallToCallAreNoDifference) {
+  REQUIRE_JAVA();
+  // Identical code whose result depends on an identity hash: the engine's shortcut is off, so
+  // only the engine and the replay decide. Never NEQ.
+  for (int k = 0; k < 3; ++k) {
+    JsonRun j = run("stamp", {"--shortcut", "off"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_NE(j.json["result"].string, "NEQ") << j.run.out;
+  }
+}
+
+TEST(ReplayReferences, JUnitTestsAssertStringResults) {
+  REQUIRE_JAVA();
+  const std::string dir = scratch("replay-refs-junit").string();
+  JsonRun j = run("tag", {"--emit-tests", dir});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  const std::string src = slurp(dir + "/realcode/replayrefs/Texts_tag_RegressionTest.java");
+  EXPECT_NE(src.find("assertEquals(\"<>\", realcode.replayrefs.Texts.tag(\"\"));"), std::string::npos) << src;
+}
+
+}  // namespace
+}  // namespace cli_test

@@ -143,6 +143,11 @@ symexec::ExecOptions productExecOptions(IterationEnv& env, unsigned solverTimeou
   eo.deadline = env.deadline;
   if (env.deadline != Clock::time_point::max()) {
     auto margin = std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
+    // Under Java's semantics the witnesses are replayed in a JVM after the exploration (the
+    // only confirmation for string and array inputs): an exploration that uses its whole time
+    // keeps a tenth of the timeout, at most 1 s, for the JVM's start and the replays.
+    if (o.arith == terms::Arith::Java && (o.replay == "auto" || o.replay == "jvm"))
+      margin += std::chrono::milliseconds(static_cast<long long>(std::min(1000.0, o.timeout_s * 100.0)));
     eo.deadline = env.deadline - margin;
   }
   eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, 250u);

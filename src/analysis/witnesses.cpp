@@ -304,8 +304,22 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
     writePrepared(env_.prepared, dir.string());
     std::vector<std::vector<witness::InputValue>> all;
     for (const auto& [index, vals] : jvm_inputs_) all.push_back(vals);
-    auto reps = witness::replayJvm(dir.string(), renv_, env_.prepared.old_name, env_.prepared.new_name,
-                                   env_.prepared.name, env_.prepared.descriptor, all);
+    // Versions read from class paths run over them (callees outside the class included);
+    // versions given as lone class files run as the renamed copies next to the product.
+    const Prepared& pr = env_.prepared;
+    auto callable = [&](const jvm::ClassFile& cf) {  // the driver cannot call a private method
+      for (const jvm::Method& m : cf.methods)
+        if (m.name == pr.name && m.descriptor == pr.descriptor) return !(m.access_flags & jvm::acc::Private);
+      return false;
+    };
+    const bool paths = pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
+                       !pr.new_classpath->entries().empty() && callable(pr.orig_old) && callable(pr.orig_new);
+    if (paths) {
+      renv_.old_classpath = pr.old_classpath->entries();
+      renv_.new_classpath = pr.new_classpath->entries();
+    }
+    auto reps = witness::replayJvm(dir.string(), renv_, paths ? pr.orig_old_name : pr.old_name,
+                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all);
     if (reps) {
       for (std::size_t i = 0; i < reps->size() && i < jvm_inputs_.size(); ++i)
         for (PartitionResult& p : it.partitions)

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "pasda/jvm/loader.hpp"
 #include "pasda/product/assembler.hpp"
@@ -251,9 +252,14 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
 
-jvm::ClassFile buildDriver(const std::string& name, const std::string& oldClass, const std::string& newClass,
-                           const std::string& method, const std::string& descriptor,
-                           const std::vector<std::vector<InputValue>>& inputs) {
+/// One call of every witness by a driver: the class called and the side it prints.
+struct DriverCall {
+  std::string cls;
+  const char* side;
+};
+
+jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall>& calls, const std::string& method,
+                           const std::string& descriptor, const std::vector<std::vector<InputValue>>& inputs) {
   jvm::MethodDesc md = jvm::parseMethodDescriptor(descriptor);
   jvm::ClassFile cf;
   cf.major_version = 49;
@@ -266,11 +272,8 @@ jvm::ClassFile buildDriver(const std::string& name, const std::string& oldClass,
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;
     std::string base = std::string(kTag) + " " + std::to_string(w);
-    emitCall(a, cf, handlers, oldClass, method, md, descriptor, inputs[w], base + " old");
-    emitCall(a, cf, handlers, newClass, method, md, descriptor, inputs[w], base + " new");
-    // The old version once more: outputs that change from one call to the next (a counter, a
-    // clock, identity hashes) are not a difference between the versions.
-    emitCall(a, cf, handlers, oldClass, method, md, descriptor, inputs[w], base + " again");
+    for (const DriverCall& c : calls)
+      emitCall(a, cf, handlers, c.cls, method, md, descriptor, inputs[w], base + " " + c.side);
     a.op(Opcode::return_);
     cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V", a.finish(), maxStack, 3, std::move(handlers)));
   }
@@ -332,6 +335,32 @@ bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::
   return true;
 }
 
+/// The two drivers of a split replay, each in a JVM of its own over the replay directory and its
+/// version's class path, at the same time (so the pair costs one JVM start of wall time).
+bool runSplit(const std::string& java, const std::string& classDir, const ReplayEnv& env, const std::string& oldDriver,
+              const std::string& newDriver, std::string& output, bool& timedOut) {
+  auto cp = [&](const std::vector<std::string>& entries) {
+    std::string out = classDir;
+    for (const std::string& e : entries) out += ":" + e;
+    return out;
+  };
+  auto argv = [&](const std::vector<std::string>& entries, const std::string& driver) {
+    std::string dotted = driver;
+    for (char& c : dotted)
+      if (c == '/') c = '.';
+    return std::vector<std::string>{java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                                    cp(entries), dotted};
+  };
+  std::string oldOut, newOut;
+  bool oldTimedOut = false, newTimedOut = false, oldRan = false;
+  std::thread oldRun([&] { oldRan = runWithTimeout(argv(env.old_classpath, oldDriver), env.jvm_timeout_s, oldOut, oldTimedOut); });
+  const bool newRan = runWithTimeout(argv(env.new_classpath, newDriver), env.jvm_timeout_s, newOut, newTimedOut);
+  oldRun.join();
+  output = oldOut + "\n" + newOut;
+  timedOut = oldTimedOut || newTimedOut;
+  return oldRan && newRan;
+}
+
 struct Observed {
   bool seen = false;
   enum { Value, Void, Throw, Text } kind = Value;
@@ -389,27 +418,56 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
       if (c == '.') c = '/';
     return s;
   };
-  const std::string driver =
+  const std::string base =
       "PasdaReplayDriver" + std::to_string(::getpid()) + "_" +
       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000007);
-  fs::path file = fs::path(classDir) / (driver + ".class");
+  // The old version is called twice (fresh inputs each time): outputs that change from one call
+  // to the next (a counter, a clock, identity hashes) are no difference between the versions.
+  const std::string oldC = internal(oldClass), newC = internal(newClass);
+  const bool split = !env.old_classpath.empty() && !env.new_classpath.empty();
+  std::vector<std::pair<std::string, std::vector<DriverCall>>> drivers;  // (driver, calls)
+  if (split) {  // each version in a JVM of its own, over its own class path
+    // In the called class's package, so that a package-private method can be called.
+    auto package = [](const std::string& cls) { return cls.substr(0, cls.rfind('/') + 1); };
+    drivers.push_back({package(oldC) + base + "_old", {{oldC, "old"}, {oldC, "again"}}});
+    drivers.push_back({package(newC) + base + "_new", {{newC, "new"}}});
+  } else {
+    drivers.push_back({base, {{oldC, "old"}, {newC, "new"}, {oldC, "again"}}});
+  }
+  std::vector<fs::path> files;
+  auto removeDrivers = [&] {
+    std::error_code ec;
+    for (const fs::path& f : files) fs::remove(f, ec);
+  };
   try {
-    jvm::ClassFile cf = buildDriver(driver, internal(oldClass), internal(newClass), method, descriptor, inputs);
-    std::vector<std::uint8_t> bytes = jvm::writeClass(cf);
-    std::ofstream f(file, std::ios::binary);
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!f) return failAll("cannot write the replay driver to " + file.string());
+    for (const auto& [driver, calls] : drivers) {
+      files.push_back(fs::path(classDir) / (driver + ".class"));
+      std::error_code dirError;
+      fs::create_directories(files.back().parent_path(), dirError);
+      std::vector<std::uint8_t> bytes = jvm::writeClass(buildDriver(driver, calls, method, descriptor, inputs));
+      std::ofstream f(files.back(), std::ios::binary);
+      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      if (!f) {
+        removeDrivers();
+        return failAll("cannot write the replay driver to " + files.back().string());
+      }
+    }
   } catch (const std::exception& e) {
+    removeDrivers();
     return failAll(std::string("cannot build the replay driver: ") + e.what());
   }
   std::string output;
   bool timedOut = false;
-  bool ran = env.session ? env.session->run(classDir, driver, env.jvm_timeout_s, output, timedOut)
-                         : runWithTimeout({java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                                           classDir, driver},
-                                          env.jvm_timeout_s, output, timedOut);
-  std::error_code ec;
-  fs::remove(file, ec);
+  bool ran = false;
+  if (split) {
+    ran = runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
+  } else {
+    ran = env.session ? env.session->run(classDir, base, env.jvm_timeout_s, output, timedOut)
+                      : runWithTimeout({java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                                        classDir, base},
+                                       env.jvm_timeout_s, output, timedOut);
+  }
+  removeDrivers();
   if (!ran) return failAll("cannot start " + java);
 
   std::map<std::pair<std::size_t, int>, Observed> seen;

@@ -46,6 +46,11 @@ struct ReplayEnv {
   /// A JVM kept running across runs (release diffs: one per worker); null = start one JVM per
   /// replayJvm call.
   JvmSession* session = nullptr;
+  /// The versions' class paths (jars, directories). When both are given, each version runs in
+  /// a JVM of its own over its class path, and replayJvm's class names are the versions'
+  /// original names: callees in other classes of a release run as that release has them.
+  /// Otherwise both renamed copies run in one JVM over the replay directory alone.
+  std::vector<std::string> old_classpath, new_classpath;
 };
 
 /// A JVM started once and reused for many replays: a small generated server class reads one

@@ -65,6 +65,7 @@ const LibraryRegistry& jdkModels() {
     lib::registerArrayModels(r);
     lib::registerEnumModels(r);
     lib::registerStringModels(r);
+    lib::registerCharacterModels(r);
     lib::registerUnknownCallModels(r);
     return r;
   }();

@@ -12,6 +12,7 @@ void registerObjectModels(LibraryRegistry& r);       // object.cpp: Object, libr
 void registerIoModels(LibraryRegistry& r);           // io.cpp: java.io.PrintStream
 void registerArrayModels(LibraryRegistry& r);        // arrays.cpp: java.util.Arrays, System.arraycopy, clone
 void registerStringModels(LibraryRegistry& r);       // strings.cpp: String, StringBuilder, concatenation
+void registerCharacterModels(LibraryRegistry& r);    // character.cpp: Character's classification, case
 void registerEnumModels(LibraryRegistry& r);         // object.cpp: java.lang.Enum, java.util.Objects
 void registerUnknownCallModels(LibraryRegistry& r);  // unknown.cpp: the fallback, invokedynamic
 

@@ -24,6 +24,8 @@ def build_parser():
     p.add_argument("--cases", help="comma-separated subset (default: the paper's 141)")
     p.add_argument("--depth-limit", type=int, default=10)
     p.add_argument("--arith", choices=("math", "java"), default="math")
+    p.add_argument("--deepen", choices=("on", "off"), default="off",
+                   help="pasda-jvm --deepen: iterative deepening of the depth limit (default off: the paper's tables)")
     return p
 
 
@@ -83,9 +85,10 @@ def main(argv=None):
     a = build_parser().parse_args(argv)
     if not a.db:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        a.db = os.path.join(a.work, "bench", f"{a.mode}-{a.timeout:g}s-{stamp}.db")
+        deepen = "-deepen" if a.deepen == "on" else ""
+        a.db = os.path.join(a.work, "bench", f"{a.mode}-{a.timeout:g}s{deepen}-{stamp}.db")
     run_args = ["--benchmark", a.benchmark, "--tools", a.mode, "--timeouts", f"{a.timeout:g}", "--runs", "1",
-                "--depth-limit", str(a.depth_limit), "--arith", a.arith, "--jobs", str(a.jobs), "--db", a.db,
+                "--depth-limit", str(a.depth_limit), "--arith", a.arith, "--deepen", a.deepen, "--jobs", str(a.jobs), "--db", a.db,
                 "--pasda-jvm", a.pasda_jvm, "--work", a.work, "--quiet"]
     if a.cases:
         run_args += ["--cases", a.cases]

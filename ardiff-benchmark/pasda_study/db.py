@@ -9,7 +9,7 @@ SCHEMA_V1, a mirror of the engine's schema version 1 (tests/harness checks it ma
 import sqlite3
 import time
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 HARNESS_MARK = "harness:"
 
 # Mirror of the engine's schema (src/store/schema.cpp and, since version 3, the release-diff
@@ -50,6 +50,12 @@ CREATE TABLE IF NOT EXISTS settings(
   depth_limit INTEGER NOT NULL,
   arith TEXT NOT NULL,
   heap_bound INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS deepening(
+  run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+  enabled INTEGER NOT NULL,
+  depth_limit_used INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  note TEXT);
 CREATE TABLE IF NOT EXISTS warning(
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
   position INTEGER NOT NULL,
@@ -219,15 +225,15 @@ def check_version(con, path):
         row = con.execute("SELECT version FROM schema_version").fetchone()
     except sqlite3.DatabaseError as e:
         raise DbError(f"{path}: not a results database: {e}") from e
-    if row is not None and row[0] in (2, 3):
+    if row is not None and row[0] in (2, 3, 4):
         _migrate(con)
     elif row is not None and row[0] != SCHEMA_VERSION:
         raise DbError(f"{path}: schema version {row[0]}, the harness supports {SCHEMA_VERSION}")
 
 
 def _migrate(con):
-    """Versions 2 and 3 lack tables only (3: the release-diff tables; 4: the explanations'
-    `cause`): they are created, as the engine's own migration does."""
+    """Versions 2 to 4 lack tables only (3: the release-diff tables; 4: the explanations'
+    `cause`; 5: `deepening`): they are created, as the engine's own migration does."""
     con.execute("BEGIN IMMEDIATE")
     try:
         for stmt in (s.strip() for s in SCHEMA_V1.split(";")):

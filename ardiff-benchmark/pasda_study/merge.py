@@ -16,6 +16,7 @@ from . import db as dbm
 TABLES = (
     ("run", "id", {}),
     ("settings", None, {"run_id": "run"}),
+    ("deepening", None, {"run_id": "run"}),
     ("warning", None, {"run_id": "run"}),
     ("iteration", "id", {"run_id": "run"}),
     ("partition", "id", {"iteration_id": "iteration"}),

@@ -34,6 +34,9 @@ def build_parser(prog="run-study"):
     p.add_argument("--runs", type=int, default=1, help="runs per case, tool and timeout (paper: 5)")
     p.add_argument("--depth-limit", type=int, default=10)
     p.add_argument("--arith", choices=("math", "java"), default="math")
+    p.add_argument("--deepen", choices=("on", "off"), default="off",
+                   help="pasda-jvm --deepen: iterative deepening of the depth limit (default off: the paper's "
+                        "single depth limit; keep one setting per database)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel runs (default: cores)")
     p.add_argument("--db", default=os.path.join(REPO, "build", "study.db"), help="results database (default: %(default)s)")
     p.add_argument("--pasda-jvm", default=os.path.join(REPO, "build", "pasda-jvm"), help="engine binary")
@@ -208,7 +211,7 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
     if a.sshloginfile:
         cmd += ["--sshloginfile", a.sshloginfile]
     cmd += [a.python, WORKER, "--db", a.db, "--pasda-jvm", os.path.abspath(a.pasda_jvm), "--classes", classes,
-            "--grace", str(a.grace), "--version-string", version,
+            "--grace", str(a.grace), "--version-string", version, "--deepen", a.deepen,
             "{1}", "{2}", "{3}", "{4}", "{5}", "{6}", "{7}", "{8}", "{9}", "{10}"]
 
     prog = Progress(len(jobs), total_all - len(jobs), quiet=a.quiet)

@@ -37,6 +37,7 @@ def parse_args(argv):
     p.add_argument("--grace-rel", type=float, default=0.1)
     p.add_argument("--kill-after", type=float, default=5.0)
     p.add_argument("--version-string", default="")
+    p.add_argument("--deepen", choices=("on", "off"), default="off", help="pasda-jvm --deepen (default off)")
     p.add_argument("--extra", action="append", default=[], help="extra pasda-jvm argument (repeatable)")
     p.add_argument("case")
     p.add_argument("expected")
@@ -89,7 +90,7 @@ def main(argv=None):
     limit = outer_limit(a.timeout, a.grace, a.grace_rel)
     cmd = ["timeout", f"--kill-after={a.kill_after:g}", f"{limit:g}", a.pasda_jvm,
            "--mode", a.tool, "--timeout", fmt_timeout(a.timeout), "--depth-limit", str(a.depth),
-           "--arith", a.arith, "--method", a.method, "--db", a.db, "--benchmark", a.case,
+           "--arith", a.arith, "--deepen", a.deepen, "--method", a.method, "--db", a.db, "--benchmark", a.case,
            "--expected", a.expected, "-q", *a.extra, old_path, new_path]
     try:
         os.makedirs(os.path.dirname(os.path.abspath(a.db)), exist_ok=True)  # a host's first job

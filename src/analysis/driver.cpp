@@ -157,6 +157,7 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   st.class_new = jvm::toDottedName(newV.cls.name());
   st.timeout_s = o.timeout_s;
   st.depth_limit = o.depth_limit;
+  st.deepen = o.deepen;
   st.arith = terms::arithName(o.arith);
   st.solver_timeout_ms = o.solver_timeout_ms ? o.solver_timeout_ms : solver::SolverOptions{}.timeout_ms;
   st.heap_bound = o.heap_bound;
@@ -203,24 +204,8 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
     return run;
   }
 
-  runTool(env, run);
-
-  auto tf = Clock::now();
-  std::vector<classify::IterationOutcome> outcomes;
-  for (const IterationResult& it : run.iterations) outcomes.push_back({it.result, it.timed_out});
-  if (outcomes.empty()) {
-    run.result = Verdict::ERROR;
-  } else {
-    run.reported_iteration = classify::reportedIteration(outcomes);
-    const IterationResult& rep = run.iterations[run.reported_iteration];
-    run.result = rep.result;
-    run.depth_limited = rep.depth_limited;
-    run.has_uif = rep.has_uif;
-    run.timed_out = run.iterations.back().timed_out;
-    if (!run.iterations.back().error.empty()) run.errors = run.iterations.back().error;
-  }
+  runRounds(env, run);
   run.runtime_s = since(t0);
-  run.steps.finalization += since(tf);
   return run;
 }
 

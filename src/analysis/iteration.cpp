@@ -280,6 +280,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
         r.output_class = classify::withoutBestEffort(r.output_class);
       }
       if (stopAtNeq && r.result == Verdict::NEQ) neqFound = true;
+      if (r.result == Verdict::DEPTH_LIMITED && raw.decision_limited) ++it.depth_cuts;
       if (env.monitor) env.monitor->partition(r);
       it.partitions.push_back(std::move(r));
       // The explanation comes last: the monitor already holds the partition and its verdict.

@@ -81,6 +81,13 @@ std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, so
 /// Run the iterations of the selected tool, appending to run.iterations and run.steps.
 void runTool(IterationEnv& env, RunResult& run);
 
+/// The run's class, reported iteration and flags from its iterations (docs/classification.md).
+void classifyRun(RunResult& run);
+
+/// runTool and classifyRun, then, with Options::deepen, deeper rounds while the result rests on
+/// paths cut by the depth limit and time remains (deepen.cpp, docs/depth-limit.md).
+void runRounds(IterationEnv& env, RunResult& run);
+
 /// One iteration of a partition-based tool (product program).
 IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
                                     int index, StepTimes& steps, UifUsage* usage);

@@ -11,6 +11,8 @@ void RunMonitor::header(const RunResult& run) {
   std::lock_guard<std::mutex> lock(mu_);
   run_ = run;
   run_.iterations.clear();
+  run_.depth_limit_used = run.settings.depth_limit;
+  run_.deepening_rounds = 1;
 }
 
 void RunMonitor::beginIteration(int index, const std::vector<std::string>& uifs) {
@@ -43,8 +45,16 @@ void RunMonitor::endIteration(const IterationResult& it) {
   in_iteration_ = false;
 }
 
-RunResult RunMonitor::snapshot() const {
+void RunMonitor::beginRound(const RunResult& completed, int depth) {
   std::lock_guard<std::mutex> lock(mu_);
+  completed_ = completed;
+  run_.iterations.clear();
+  run_.depth_limit_used = depth;
+  run_.deepening_rounds = completed.deepening_rounds + 1;
+  in_iteration_ = false;
+}
+
+RunResult RunMonitor::partial() const {
   RunResult run = run_;
   if (in_iteration_ && !run.iterations.empty()) {
     IterationResult& it = run.iterations.back();
@@ -70,6 +80,21 @@ RunResult RunMonitor::snapshot() const {
     run.has_uif = rep.has_uif;
   }
   if (run.settings.tool == "prv") run.result = classify::withoutBestEffort(run.result);
+  return run;
+}
+
+RunResult RunMonitor::snapshot() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  RunResult run = partial();
+  // A deeper round that did not finish replaces the last completed one only with a NEQ it
+  // established (the rule of deepen.cpp).
+  if (completed_ && run.result != Verdict::NEQ) {
+    const int rounds = run.deepening_rounds;
+    run = *completed_;
+    run.deepening_rounds = rounds;
+    run.deepening_note = "a deeper round did not finish; the result of depth " +
+                         std::to_string(run.depth_limit_used) + " stands";
+  }
   run.timed_out = true;
   run.warnings.push_back("a solver call did not return at the deadline; the run was reported from what had finished");
   return run;

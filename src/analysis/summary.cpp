@@ -22,6 +22,7 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 struct Summary {
   Term formula;  // OR_i (pc_i && outcome_i)
   int paths = 0, throwing = 0, cut = 0;
+  int depth_cuts = 0;  // of `cut`: by the decision budget (a deeper round could complete them)
   bool uif = false;
   std::set<int> lines;
 };
@@ -79,6 +80,7 @@ void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<st
   sum.paths++;
   if (raw.depth_limited) {
     sum.cut++;
+    if (raw.decision_limited) sum.depth_cuts++;
     out = tm.eq(r.outcome[v], tm.intLit(-1));
   } else if (raw.entry.kind == symexec::ExecEffect::Kind::Throw) {
     sum.throwing++;
@@ -223,6 +225,7 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
     steps.initialization += since(ti);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     it.timed_out = !buildSummaries(r, usage);
+    it.depth_cuts = r.sum[0].depth_cuts + r.sum[1].depth_cuts;
     steps.symbolic_execution += since(t0);
     if (!it.timed_out) {
       auto tc = Clock::now();

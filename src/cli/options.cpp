@@ -57,7 +57,12 @@ po::options_description describeOptions() {
     ("timeout", po::value<std::string>()->default_value("60"), "wall-clock limit of the whole run, seconds "
                                                                 "(more than 0, at most 1000000)")
     ("depth-limit", po::value<std::string>()->default_value("10"), "branch decisions allowed per path inside loops "
-                                                                    "and recursion (0 to 100000)")
+                                                                    "and recursion (0 to 100000); with --deepen on "
+                                                                    "the first round's")
+    ("deepen", po::value<std::string>()->default_value("on"), "on: while paths cut by the depth limit leave the "
+                                                              "result undecided and time remains, explore again with "
+                                                              "twice the limit (10, 20, 40, ...); off: one round at "
+                                                              "--depth-limit (the paper's replication)")
     ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
                                                                "32/64-bit ints, IEEE floats; the default) or math "
                                                                "(the paper's: unbounded ints, reals)")
@@ -165,6 +170,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.mode = oneOf("mode", text("mode"), {"pasda", "prv", "ardiff", "dse"});
   o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
+  o.deepen = oneOf("deepen", text("deepen"), {"on", "off"}) == "on";
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";

@@ -52,6 +52,7 @@ std::string fingerprint(const ReleaseResult& all, const ReleaseOptions& o) {
                                std::to_string(o.analysis.depth_limit), std::to_string(o.method_timeout_s),
                                o.class_filter})
     f.add(s);
+  if (!o.analysis.deepen) f.add("deepen off");  // (the default, on, keeps the fingerprints of before)
   for (const MethodEntry& m : all.methods) {
     f.add(m.key());
     f.add(categoryName(m.category));

@@ -188,6 +188,9 @@ RunResult runFromJson(const Json& j) {
   r.timed_out = flag(j, "timed_out");
   r.depth_limited = flag(j, "depth_limited");
   r.has_uif = flag(j, "has_uif");
+  r.depth_limit_used = static_cast<int>(integer(j, "depth_limit_used"));
+  r.deepening_rounds = static_cast<int>(integer(j, "deepening_rounds"));
+  r.deepening_note = text(j, "deepening_note");
   r.runtime_s = real(j, "runtime_s");
   r.started_at = text(j, "started_at");
   const Json& s = at(j, "settings");
@@ -199,6 +202,7 @@ RunResult runFromJson(const Json& j) {
   r.settings.method = text(s, "method");
   r.settings.timeout_s = real(s, "timeout_s");
   r.settings.depth_limit = static_cast<int>(integer(s, "depth_limit"));
+  r.settings.deepen = flag(s, "deepen");
   r.settings.arith = text(s, "arith");
   r.settings.solver_timeout_ms = static_cast<unsigned>(integer(s, "solver_timeout_ms"));
   r.settings.heap_bound = static_cast<int>(integer(s, "heap_bound"));

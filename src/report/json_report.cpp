@@ -120,6 +120,7 @@ Json settings(const analysis::RunSettings& s) {
               {"method", s.method},
               {"timeout_s", number(s.timeout_s)},
               {"depth_limit", s.depth_limit},
+              {"deepen", s.deepen},
               {"arith", s.arith},
               {"solver_timeout_ms", s.solver_timeout_ms},
               {"heap_bound", s.heap_bound},
@@ -141,6 +142,9 @@ Json runToJson(const RunResult& run) {
   j["timed_out"] = run.timed_out;
   j["depth_limited"] = run.depth_limited;
   j["has_uif"] = run.has_uif;
+  j["depth_limit_used"] = run.depth_limit_used;
+  j["deepening_rounds"] = run.deepening_rounds;
+  j["deepening_note"] = optText(run.deepening_note);
   j["runtime_s"] = number(run.runtime_s);
   j["started_at"] = optText(run.started_at);
   j["settings"] = settings(run.settings);

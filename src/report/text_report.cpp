@@ -151,6 +151,18 @@ std::string resultLine(const RunResult& run) {
   return line;
 }
 
+/// "40 (deepening: 3 rounds from 10)", "10 (deepening off)", "10 (deepening: not needed)".
+std::string depthLine(const RunResult& run) {
+  const auto& s = run.settings;
+  std::string line = std::to_string(run.depth_limit_used);
+  if (!s.deepen) return line + " (deepening off)";
+  if (run.deepening_rounds <= 1 && run.deepening_note.empty()) return line + " (deepening: not needed)";
+  line += " (deepening: " + std::to_string(run.deepening_rounds) +
+          (run.deepening_rounds == 1 ? " round" : " rounds") + " from " + std::to_string(s.depth_limit) + ")";
+  if (!run.deepening_note.empty()) line += "; " + run.deepening_note;
+  return line;
+}
+
 }  // namespace
 
 void printText(const RunResult& run, std::ostream& out, int verbosity) {
@@ -179,6 +191,7 @@ void printText(const RunResult& run, std::ostream& out, int verbosity) {
   const std::string f = flags(run.timed_out, run.depth_limited, run.has_uif);
   if (!f.empty()) runLine += "; " + f;
   labeled(out, ind, "run", runLine);
+  if (run.deepening_rounds > 0) labeled(out, ind, "depth limit", depthLine(run));
   if (!run.precheck.empty()) labeled(out, ind, "pre-check", run.precheck);
   if (!run.errors.empty()) labeled(out, ind, "errors", run.errors);
   for (const auto& w : run.warnings) labeled(out, ind, "warning", w);

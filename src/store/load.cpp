@@ -157,6 +157,16 @@ std::optional<RunResult> Store::loadRun(std::int64_t runId) const {
   s.heap_bound = static_cast<int>(st.integer(22));
   st.reset();
 
+  Stmt deepening(db, "SELECT enabled, depth_limit_used, rounds, note FROM deepening WHERE run_id = ?");
+  deepening.start(runId);
+  if (deepening.step()) {  // runs of a migrated file have none
+    s.deepen = deepening.integer(0) != 0;
+    r.depth_limit_used = static_cast<int>(deepening.integer(1));
+    r.deepening_rounds = static_cast<int>(deepening.integer(2));
+    r.deepening_note = deepening.text(3);
+  }
+  deepening.reset();
+
   Stmt warnings(db, "SELECT message FROM warning WHERE run_id = ? ORDER BY position");
   warnings.start(runId);
   while (warnings.step()) r.warnings.push_back(warnings.text(0));

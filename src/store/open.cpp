@@ -121,9 +121,9 @@ SchemaState inspect(detail::Db& db) {
   const bool hasVersion = version.step();
   const std::int64_t found = hasVersion ? version.integer(0) : 0;
   version.reset();
-  // Versions 2 and 3 lack only tables (the release-diff tables of version 3, the table
-  // `cause` of version 4): they are migrated (Partial).
-  const bool migratable = hasVersion && (found == 2 || found == 3);
+  // Versions 2 to 4 lack only tables (the release-diff tables of version 3, the table `cause`
+  // of version 4, the table `deepening` of version 5): they are migrated (Partial).
+  const bool migratable = hasVersion && found >= 2 && found <= 4;
   if (hasVersion && found != kSchemaVersion && !migratable)
     throw StoreError(path, "is a pasda results database of schema version " + std::to_string(found) +
                                "; this pasda-jvm writes version " + std::to_string(kSchemaVersion) +

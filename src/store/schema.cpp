@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS settings(
   depth_limit INTEGER NOT NULL,
   arith TEXT NOT NULL,
   heap_bound INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS deepening(
+  run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+  enabled INTEGER NOT NULL,
+  depth_limit_used INTEGER NOT NULL,
+  rounds INTEGER NOT NULL,
+  note TEXT);
 CREATE TABLE IF NOT EXISTS warning(
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
   position INTEGER NOT NULL,
@@ -149,7 +155,7 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
-      "schema_version", "benchmark", "run",   "settings",  "warning", "iteration", "partition",
+      "schema_version", "benchmark", "run",   "settings",  "deepening", "warning", "iteration", "partition",
       "partition_state", "witness", "replay", "cause", "runtime"};
   return names;
 }

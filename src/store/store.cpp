@@ -102,6 +102,7 @@ struct Inserts {
                 "class_new, method, version) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         settings(db, "INSERT INTO settings(run_id, tool, run_timeout, solver_timeout_ms, depth_limit, arith, "
                      "heap_bound) VALUES(?,?,?,?,?,?,?)"),
+        deepening(db, "INSERT INTO deepening(run_id, enabled, depth_limit_used, rounds, note) VALUES(?,?,?,?,?)"),
         warning(db, "INSERT INTO warning(run_id, position, message) VALUES(?,?,?)"),
         iteration(db, "INSERT INTO iteration(run_id, iteration, result, has_timed_out, is_depth_limited, "
                       "has_uif, partition_count, runtime, errors, uifs) VALUES(?,?,?,?,?,?,?,?,?,?)"),
@@ -118,7 +119,7 @@ struct Inserts {
         cause(db, "INSERT INTO cause(partition_id, alternative, position, side, line, kind, method, old_code, "
                   "new_code) VALUES(?,?,?,?,?,?,?,?,?)"),
         runtime(db, "INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?,?,?,?,?)") {}
-  Stmt benchmark, run, settings, warning, iteration, partition, state, witness, replay, cause, runtime;
+  Stmt benchmark, run, settings, deepening, warning, iteration, partition, state, witness, replay, cause, runtime;
 };
 
 std::string joinLines(const std::vector<std::string>& items) {
@@ -200,6 +201,7 @@ std::int64_t writeRun(detail::Db& db, const RunResult& r) {
               nullIfEmpty(r.started_at), s.old_path, s.new_path, s.class_old, s.class_new, s.method, s.version);
   const std::int64_t runId = db.lastInsertId();
   ins.settings.run(runId, s.tool, s.timeout_s, s.solver_timeout_ms, s.depth_limit, s.arith, s.heap_bound);
+  ins.deepening.run(runId, s.deepen, r.depth_limit_used, r.deepening_rounds, nullIfEmpty(r.deepening_note));
   for (std::size_t i = 0; i < r.warnings.size(); ++i) ins.warning.run(runId, i, r.warnings[i]);
   for (const IterationResult& it : r.iterations) {
     ins.iteration.run(runId, it.index, classify::verdictName(it.result), it.timed_out, it.depth_limited, it.has_uif,

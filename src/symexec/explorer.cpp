@@ -157,7 +157,7 @@ std::optional<bool> Explorer::branch(State& s, Term cond, bool isCounted) {
     // (docs/depth-limit.md): the path is cut before taking decision limit+1.
     if (isCounted) {
       if (s.depth >= opt_.depth_limit) {
-        cutPath(s, Cut::Depth);
+        cutPath(s, Cut::Decisions);
         return std::nullopt;
       }
       s.depth += 1;
@@ -290,6 +290,7 @@ void Explorer::cutPath(State& s, Cut why) {
   p.depth_limited = true;
   p.step_limited = why == Cut::Steps;
   p.call_depth_limited = why == Cut::CallDepth;
+  p.decision_limited = why == Cut::Decisions;
   endPath(s, std::move(p));
 }
 

@@ -52,7 +52,9 @@ class Explorer {
   // --- ending paths ----------------------------------------------------------------------
   void endPath(State& s, RawPartition&& p);
   InputShape shapeOf(const InputObject& o) const;
-  enum class Cut : std::uint8_t { Depth, Steps, CallDepth };
+  /// Why a path is cut: Decisions, the depth limit's budget of counted decisions; Depth, another
+  /// bound of the exploration (heap bound, array and string lengths); Steps, CallDepth.
+  enum class Cut : std::uint8_t { Decisions, Depth, Steps, CallDepth };
   void cutPath(State& s, Cut why);
   /// A warning: recorded once per exploration and in the path's own list.
   void note(State& s, const std::string& warning);

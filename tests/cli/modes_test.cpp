@@ -33,7 +33,8 @@ TEST_P(LoopSum, PasdaProvesEquivalenceThroughTheAbstractedLoop) {
 }
 
 TEST_P(LoopSum, PrvDoesNotProveIt) {
-  JsonRun j = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", loopOld(), loopNew()});
+  JsonRun j = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", "--deepen", "off", loopOld(),
+                       loopNew()});
   ASSERT_TRUE(j.ok);
   const std::string r = j.json["result"].string;
   EXPECT_NE(r, "EQ") << "prv has no abstraction: the unbounded loop cannot be proven";
@@ -70,7 +71,8 @@ TEST_P(LoopSum, RegionsInsideAChangedHelperAreAbstracted) {
   ASSERT_TRUE(j.ok);
   EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
   EXPECT_GE(j.json["reported_iteration"].number, 2);
-  JsonRun prv = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", "--method", "entry", o, n});
+  JsonRun prv = runJson(
+      {"--mode", "prv", "--arith", GetParam(), "--timeout", "30", "--deepen", "off", "--method", "entry", o, n});
   ASSERT_TRUE(prv.ok);
   EXPECT_NE(prv.json["result"].string, "EQ");
   EXPECT_NE(prv.json["result"].string, "NEQ");
@@ -95,10 +97,15 @@ TEST_P(LoopSum, ConcreteReplayDecidesAPathConditionedOnAUif) {
   }
   EXPECT_TRUE(concrete) << "no NEQ partition with a UIF in its path condition decided by a concrete replay\n"
                         << j.run.out;
-  JsonRun prv = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", o, n});
+  JsonRun prv = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", "--deepen", "off", o, n});
   ASSERT_TRUE(prv.ok);
   EXPECT_NE(prv.json["result"].string, "NEQ");
   EXPECT_NE(prv.json["result"].string, "EQ");
+  // With deepening, prv reaches the difference itself: n = 21 and k = 0 at depth limit 40.
+  JsonRun deep = runJson({"--mode", "prv", "--arith", GetParam(), "--timeout", "30", o, n});
+  ASSERT_TRUE(deep.ok);
+  EXPECT_EQ(deep.json["result"].string, "NEQ") << deep.run.out;
+  EXPECT_GT(deep.json["depth_limit_used"].number, 20);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cli, LoopSum, ::testing::Values("math", "java"),

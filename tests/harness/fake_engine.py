@@ -30,6 +30,9 @@ if mode == "ok":
                       "runtime) VALUES(?, 'EQ', 0, 0, 0, 1, 0.01)", (opt("--benchmark"),)).lastrowid
     con.execute("INSERT INTO settings VALUES(?,?,?,1000,?,?,2)",
                 (rid, opt("--mode"), float(opt("--timeout")), int(opt("--depth-limit")), opt("--arith")))
+    if "--deepen" in sys.argv:  # recorded like the engine does (table deepening, schema 5)
+        con.execute("INSERT INTO deepening VALUES(?,?,?,1,NULL)",
+                    (rid, 1 if opt("--deepen") == "on" else 0, int(opt("--depth-limit"))))
     con.execute("COMMIT")
     print("Result: EQ")
     sys.exit(0)

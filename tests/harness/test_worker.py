@@ -22,15 +22,15 @@ class WorkerTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def start(self, mode, timeout="0.5"):
+    def start(self, mode, timeout="0.5", extra=()):
         env = dict(os.environ, FAKE_ENGINE_MODE=mode)
         cmd = [sys.executable, WORKER, "--db", self.db, "--pasda-jvm", FAKE, "--classes", self.tmp.name,
-               "--grace", "0.3", "--grace-rel", "0", "--kill-after", "0.5", "--version-string", "9.9",
+               "--grace", "0.3", "--grace-rel", "0", "--kill-after", "0.5", "--version-string", "9.9", *extra,
                "A/Eq", "EQ", "snippet", "a.Eq.oldV", "a.Eq.newV", "pasda", timeout, "1", "10", "math"]
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
-    def run_worker(self, mode, timeout="0.5"):
-        p = self.start(mode, timeout)
+    def run_worker(self, mode, timeout="0.5", extra=()):
+        p = self.start(mode, timeout, extra)
         out, err = p.communicate(timeout=30)
         fields = out.strip().split("\t")
         self.assertEqual(fields[0], "JOB", out + err)
@@ -49,6 +49,13 @@ class WorkerTest(unittest.TestCase):
         rows = self.rows()
         self.assertEqual(len(rows), 1)
         self.assertIsNone(rows[0][1])
+
+    def test_deepening_is_off_unless_asked_for(self):
+        # The paper's tables come from one depth limit: the engine gets --deepen off by default.
+        self.run_worker("ok")
+        self.run_worker("ok", extra=("--deepen", "on"))
+        con = dbm.connect(self.db)
+        self.assertEqual(con.execute("SELECT enabled FROM deepening ORDER BY run_id").fetchall(), [(0,), (1,)])
 
     def test_hung_run_is_killed_and_recorded_as_timeout(self):
         t0 = time.time()

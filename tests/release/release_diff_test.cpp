@@ -153,7 +153,7 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
                       "SELECT m.result FROM release_method m JOIN run r ON r.id = m.run_id WHERE m.method = 'price'; "
                       "SELECT result, exit_code FROM release_diff; SELECT version FROM schema_version\"");
   ASSERT_EQ(q.code, 0) << q.err;
-  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n4\n");
+  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n5\n");
   // JUnit tests for the confirmed NEQ; both report files.
   EXPECT_TRUE(fs::exists(tests / "fixtures/release/lib/Calc_price_RegressionTest.java"));
   EXPECT_TRUE(fs::exists(report / "index.html"));

@@ -24,6 +24,10 @@ TEST(RunJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(first["iterations"][0]["partitions"][1]["cause"][0]["new_code"], "x * 10");
   EXPECT_EQ(back.iterations.at(0).partitions.at(0).new_effect.state, run.iterations.at(0).partitions.at(0).new_effect.state);
   EXPECT_EQ(back.steps.refinement, run.steps.refinement);
+  EXPECT_EQ(back.depth_limit_used, 40);
+  EXPECT_EQ(back.deepening_rounds, 4);
+  EXPECT_EQ(back.deepening_note, run.deepening_note);
+  EXPECT_TRUE(back.settings.deepen);
 }
 
 TEST(RunJson, ReportedIterationIsFoundByItsIndex) {

@@ -93,7 +93,7 @@ TEST(ReleaseStore, Version2DatabasesAreMigrated) {
     EXPECT_EQ(st.countRows("run"), 1);
     EXPECT_EQ(st.countRows("release_diff"), 0);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "4\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
   ReleaseStore rs(tmp.path());
   rs.begin(sampleDiff());
   EXPECT_EQ(sql(tmp.path(), "SELECT count(*) FROM release_diff"), "1\n");
@@ -122,7 +122,34 @@ TEST(ReleaseStore, Version3DatabasesGetTheCauseTable) {
     ASSERT_EQ(loaded->iterations.at(0).partitions.at(1).causes.size(), 2u);
     EXPECT_EQ(loaded->iterations[0].partitions[1].causes[0].lines.at(0).line, 42);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "4\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
+}
+
+TEST(ReleaseStore, Version4DatabasesGetTheDeepeningTable) {
+  TempDb tmp("migrate4");
+  {
+    Store st(tmp.path());
+    st.appendRun(sampleRun());
+  }
+  // What version 4 wrote: no table `deepening`.
+  sql(tmp.path(), "DROP TABLE deepening; UPDATE schema_version SET version = 4");
+  {
+    Store st(tmp.path());
+    EXPECT_EQ(st.countRows("run"), 1);
+    EXPECT_EQ(st.countRows("deepening"), 0);
+    auto old = st.loadRun(st.runIds().at(0));  // a run of the old file: no deepening row
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->deepening_rounds, 0);
+    const auto id = st.appendRun(sampleRun("-v5"));
+    EXPECT_EQ(st.countRows("deepening"), 1);
+    auto loaded = st.loadRun(id);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(loaded->depth_limit_used, 40);
+    EXPECT_EQ(loaded->deepening_rounds, 4);
+    EXPECT_TRUE(loaded->settings.deepen);
+  }
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT enabled, depth_limit_used, rounds FROM deepening"), "1|40|4\n");
 }
 
 }  // namespace

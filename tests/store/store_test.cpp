@@ -90,6 +90,10 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(s.method, t.method);
   EXPECT_EQ(s.timeout_s, t.timeout_s);
   EXPECT_EQ(s.depth_limit, t.depth_limit);
+  EXPECT_EQ(s.deepen, t.deepen);
+  EXPECT_EQ(a.depth_limit_used, b.depth_limit_used);
+  EXPECT_EQ(a.deepening_rounds, b.deepening_rounds);
+  EXPECT_EQ(a.deepening_note, b.deepening_note);
   EXPECT_EQ(s.arith, t.arith);
   EXPECT_EQ(s.solver_timeout_ms, t.solver_timeout_ms);
   EXPECT_EQ(s.heap_bound, t.heap_bound);

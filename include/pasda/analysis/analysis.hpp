@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,7 +36,10 @@ class InputError : public std::runtime_error {
 struct Options {
   std::string mode = "pasda";     // pasda, prv, ardiff, dse
   double timeout_s = 300;         // whole run, wall clock
-  int depth_limit = 10;
+  int depth_limit = 10;            // the first round's budget (docs/depth-limit.md)
+  /// Iterative deepening: while partitions cut by the depth limit leave the result undecided and
+  /// time remains, the run is repeated with twice the budget (docs/depth-limit.md, "Deepening").
+  bool deepen = true;
   terms::Arith arith = terms::Arith::Math;
   unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md (classification queries)
   unsigned feasibility_timeout_ms = 0;  // 0: min(solver timeout, 250 ms) (branch feasibility checks)
@@ -86,12 +90,18 @@ class RunMonitor {
   void beginIteration(int index, const std::vector<std::string>& uifs);
   void partition(const PartitionResult& p);
   void endIteration(const IterationResult& it);
+  /// A deeper round of iterative deepening starts with budget `depth`; `completed` is the last
+  /// completed round, which the snapshot reports unless the deeper round has found a NEQ.
+  void beginRound(const RunResult& completed, int depth);
   /// The run as far as it got, with the iteration in progress (if any) marked timed out.
   RunResult snapshot() const;
 
  private:
+  RunResult partial() const;  // run_ with the iteration in progress closed (mu_ held)
+
   mutable std::mutex mu_;
   RunResult run_;
+  std::optional<RunResult> completed_;  // the last completed round while a deeper one runs
   bool in_iteration_ = false;
 };
 

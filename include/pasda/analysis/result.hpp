@@ -92,6 +92,9 @@ struct IterationResult {
   std::vector<PartitionResult> partitions;
   Verdict result = Verdict::UNKNOWN;
   bool timed_out = false, depth_limited = false, has_uif = false;
+  /// Paths cut by the decision budget (--depth-limit), not by the instruction or call-depth
+  /// limits: a deeper round could complete them (not stored; 0 in runs read back).
+  int depth_cuts = 0;
   std::string error;
   double runtime_s = 0;
 };
@@ -108,7 +111,8 @@ struct RunSettings {
   std::string class_old, class_new;  // dotted names
   std::string method;                // name:descriptor
   double timeout_s = 0;
-  int depth_limit = 10;
+  int depth_limit = 10;  // as given: the first round's budget
+  bool deepen = false;   // iterative deepening of the depth limit (--deepen)
   std::string arith = "math";
   unsigned solver_timeout_ms = 0;
   int heap_bound = 0;
@@ -124,6 +128,11 @@ struct RunResult {
   Verdict result = Verdict::UNKNOWN;
   bool timed_out = false;
   bool depth_limited = false, has_uif = false;
+  /// Iterative deepening (docs/depth-limit.md): the depth limit of the reported round and the
+  /// rounds run (1 without deepening; 0 when the pre-check or identical code decided).
+  int depth_limit_used = 0;
+  int deepening_rounds = 0;
+  std::string deepening_note;  // why deepening stopped, "" when it was not needed or off
   std::string precheck;  // reason when decided by the signature pre-check
   std::string errors;
   std::vector<std::string> warnings;

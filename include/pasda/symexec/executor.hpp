@@ -114,6 +114,7 @@ struct RawPartition {
   bool timed_out = false;
   bool step_limited = false;          // the instruction budget of the path ran out
   bool call_depth_limited = false;    // the call stack outgrew max_call_depth
+  bool decision_limited = false;      // the depth limit's budget of decisions ran out (a larger one may complete it)
   std::set<int> lines[3];             // covered source lines per side
   std::vector<std::string> warnings;
   std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"

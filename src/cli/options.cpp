@@ -62,7 +62,7 @@ po::options_description describeOptions() {
     ("deepen", po::value<std::string>()->default_value("on"), "on: while paths cut by the depth limit leave the "
                                                               "result undecided and time remains, explore again with "
                                                               "twice the limit (10, 20, 40, ...); off: one round at "
-                                                              "--depth-limit (the paper's replication)")
+                                                              "--depth-limit (the paper's replication; a release diff's default)")
     ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
                                                                "32/64-bit ints, IEEE floats; the default) or math "
                                                                "(the paper's: unbounded ints, reals)")

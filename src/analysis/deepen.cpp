@@ -80,18 +80,23 @@ RunResult deeperRound(IterationEnv& env, const RunResult& last, int depth, Clock
 
 }  // namespace
 
-void classifyRun(RunResult& run) {
-  auto tf = Clock::now();
+bool applyReportedIteration(RunResult& run) {
   std::vector<classify::IterationOutcome> outcomes;
   for (const IterationResult& it : run.iterations) outcomes.push_back({it.result, it.timed_out});
-  if (outcomes.empty()) {
+  if (outcomes.empty()) return false;
+  run.reported_iteration = classify::reportedIteration(outcomes);
+  const IterationResult& rep = run.iterations[run.reported_iteration];
+  run.result = rep.result;
+  run.depth_limited = rep.depth_limited;
+  run.has_uif = rep.has_uif;
+  return true;
+}
+
+void classifyRun(RunResult& run) {
+  auto tf = Clock::now();
+  if (!applyReportedIteration(run)) {
     run.result = Verdict::ERROR;
   } else {
-    run.reported_iteration = classify::reportedIteration(outcomes);
-    const IterationResult& rep = run.iterations[run.reported_iteration];
-    run.result = rep.result;
-    run.depth_limited = rep.depth_limited;
-    run.has_uif = rep.has_uif;
     run.timed_out = run.iterations.back().timed_out;
     if (!run.iterations.back().error.empty()) run.errors = run.iterations.back().error;
   }

@@ -83,6 +83,9 @@ void runTool(IterationEnv& env, RunResult& run);
 
 /// The run's class, reported iteration and flags from its iterations (docs/classification.md).
 void classifyRun(RunResult& run);
+/// The reported iteration (classify::reportedIteration) and the run's result, depth-limited
+/// and UIF flags from it; false when the run has no iteration.
+bool applyReportedIteration(RunResult& run);
 
 /// runTool and classifyRun, then, with Options::deepen, deeper rounds while the result rests on
 /// paths cut by the depth limit and time remains (deepen.cpp, docs/depth-limit.md).

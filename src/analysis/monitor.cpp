@@ -4,6 +4,7 @@
 
 #include "pasda/analysis/analysis.hpp"
 #include "pasda/symexec/executor.hpp"
+#include "iteration.hpp"
 
 namespace pasda::analysis {
 
@@ -68,17 +69,7 @@ RunResult RunMonitor::partial() const {
     }
     it.result = classify::iterationVerdict(f);
   }
-  std::vector<classify::IterationOutcome> outcomes;
-  for (const IterationResult& it : run.iterations) outcomes.push_back({it.result, it.timed_out});
-  if (outcomes.empty()) {
-    run.result = Verdict::TIMEOUT;
-  } else {
-    run.reported_iteration = classify::reportedIteration(outcomes);
-    const IterationResult& rep = run.iterations[run.reported_iteration];
-    run.result = rep.result;
-    run.depth_limited = rep.depth_limited;
-    run.has_uif = rep.has_uif;
-  }
+  if (!applyReportedIteration(run)) run.result = Verdict::TIMEOUT;
   if (run.settings.tool == "prv") run.result = classify::withoutBestEffort(run.result);
   return run;
 }

@@ -298,6 +298,31 @@ class Z3Solver final : public Solver {
     return res;
   }
 
+  /// A check, retried a few times when it was cancelled by a stale interrupt: an interrupt
+  /// meant for the previous check can land just after it returned and cancel this one (Z3 keeps
+  /// the flag for a moment). Only a check that nobody interrupted and that was cancelled well
+  /// before its limit is retried (a real timeout uses the limit up).
+  z3::check_result checkRetryingStaleInterrupts(z3::solver& solver, std::string& error) {
+    auto firstStart = Clock::now();
+    z3::check_result r = guardedCheck(solver, error);
+    double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
+    for (int retry = 0; retry < 4 && r == z3::unknown && !poisoned_ && error.empty() && timeoutMs_ &&
+                        firstMs < 0.5 * timeoutMs_;
+         ++retry) {
+      bool stale;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        stale = !interruptedDuring_ && !pendingInterrupt_;
+      }
+      std::string why = solver.reason_unknown();
+      if (!stale || (why.find("cancel") == std::string::npos && why.find("interrupt") == std::string::npos)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2 << retry));
+      r = guardedCheck(solver, error);
+      firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
+    }
+    return r;
+  }
+
   CheckResult checkExprs(const std::vector<z3::expr>& assume, bool useFp) {
     CheckResult res;
     {
@@ -326,28 +351,7 @@ class Z3Solver final : public Solver {
         pushed = true;
         for (auto& e : assume) solver.add(e);
       }
-      auto firstStart = Clock::now();
-      r = guardedCheck(solver, error);
-      double firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
-      // Only a check cancelled well before its limit can be a stale interrupt (a real timeout
-      // uses up the limit).
-      // An interrupt meant for the previous check can land just after it returned and cancel
-      // this one (Z3 keeps the flag for a moment); retry a few times when nobody interrupted
-      // this check and it was cancelled well before its limit (a real timeout uses it up).
-      for (int retry = 0; retry < 4 && r == z3::unknown && !poisoned_ && error.empty() && timeoutMs_ &&
-                          firstMs < 0.5 * timeoutMs_;
-           ++retry) {
-        bool stale;
-        {
-          std::lock_guard<std::mutex> lock(mu_);
-          stale = !interruptedDuring_ && !pendingInterrupt_;
-        }
-        std::string why = solver.reason_unknown();
-        if (!stale || (why.find("cancel") == std::string::npos && why.find("interrupt") == std::string::npos)) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2 << retry));
-        r = guardedCheck(solver, error);
-        firstMs = std::chrono::duration<double, std::milli>(Clock::now() - firstStart).count();
-      }
+      r = checkRetryingStaleInterrupts(solver, error);
       if (r == z3::sat) model_.emplace(solver.get_model());
       folded_.reset();
     } catch (const z3::exception& e) {

@@ -10,11 +10,22 @@
 
 #include "pasda/jvm/descriptor.hpp"
 
+namespace pasda::product {
+class Assembler;
+}
+
 namespace pasda::witness::detail {
 
 /// A pasteable Java literal of a value of descriptor kind `kind` ('I', 'D', ...) from raw bits
 /// as stored in terms::Node::bits (ints sign-extended, floats/doubles raw IEEE bits).
 std::string literal(char kind, std::uint64_t bits);
+
+/// The java launcher: `configured` if executable, else $JAVA_HOME/bin/java, else `java` on
+/// PATH; "" when there is none (jvm_replay.cpp; the replay and the session both start JVMs).
+std::string findJava(const std::string& configured);
+
+/// Generated code printing `s` to System.out (jvm_replay.cpp; drivers and the session's server).
+void printString(product::Assembler& a, const std::string& s, bool newline);
 
 /// A pasteable Java string literal of UTF-16 units ("a\u0000\"b").
 std::string stringLiteral(const std::vector<std::uint64_t>& units);

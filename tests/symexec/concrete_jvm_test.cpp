@@ -294,6 +294,21 @@ TEST(ConcreteVsJvm, FixturesAndBenchmarkMethodsAgreeBitForBit) {
               compared.size(), fixtureCompared, compared.size() - fixtureCompared, skipped, tolerated);
 }
 
+/// The JVM gives every call the result the concrete mode gave (exactly: the models are exact).
+void expectJvmAgrees(const std::vector<Call>& calls, const char* what) {
+  std::vector<std::string> jvm = runJvm(calls, fixtureRoot());
+  ASSERT_EQ(jvm.size(), calls.size());
+  int mismatches = 0;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].ours == jvm[i]) continue;
+    std::string args;
+    for (const std::string& a : calls[i].args) args += (args.empty() ? "" : ", ") + a;
+    ADD_FAILURE() << calls[i].name << "(" << args << "): ours `" << calls[i].ours << "`, JVM `" << jvm[i] << "`";
+    if (++mismatches > 20) break;
+  }
+  std::printf("[ concrete ] %zu %s inputs compared with the JVM\n", calls.size(), what);
+}
+
 // Library models against the JVM on a grid of operands (every sign, zero, the extremes and
 // the values next to them): the fixture methods that call an exactly modelled integral
 // library function. The random inputs above may miss a corner; a model wrong on any grid
@@ -336,16 +351,7 @@ TEST(ConcreteVsJvm, LibraryModelsAgreeOnAGridOfOperands) {
         calls.push_back(std::move(c));
       }
   }
-  std::vector<std::string> jvm = runJvm(calls, fixtureRoot());
-  ASSERT_EQ(jvm.size(), calls.size());
-  int mismatches = 0;
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    if (calls[i].ours == jvm[i]) continue;
-    ADD_FAILURE() << calls[i].name << "(" << calls[i].args[0] << ", " << calls[i].args[1] << "): ours `"
-                  << calls[i].ours << "`, JVM `" << jvm[i] << "`";
-    if (++mismatches > 20) break;
-  }
-  std::printf("[ concrete ] %zu library-model inputs compared with the JVM\n", calls.size());
+  expectJvmAgrees(calls, "library-model");
 }
 
 // java.lang.Character's models are exact below 128: every ASCII code point, every modelled
@@ -371,16 +377,7 @@ TEST(ConcreteVsJvm, CharacterModelsAgreeOnEveryAsciiCodePoint) {
       calls.push_back(std::move(c));
     }
   }
-  std::vector<std::string> jvm = runJvm(calls, fixtureRoot());
-  ASSERT_EQ(jvm.size(), calls.size());
-  int mismatches = 0;
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    if (calls[i].ours == jvm[i]) continue;
-    ADD_FAILURE() << calls[i].name << "(" << calls[i].args[0] << "): ours `" << calls[i].ours << "`, JVM `" << jvm[i]
-                  << "`";
-    if (++mismatches > 20) break;
-  }
-  std::printf("[ concrete ] %zu Character-model inputs compared with the JVM\n", calls.size());
+  expectJvmAgrees(calls, "Character-model");
 }
 
 }  // namespace

@@ -46,7 +46,12 @@ class Explorer {
   /// from this state rather than from one holding the replayed part's effects. (A state copy,
   /// so only for such instructions, and only while replaying.)
   void keepInstructionStart(const State& s) {
-    if (!s.replay.empty()) replay_start_ = s;
+    if (s.replay.empty()) return;
+    replay_start_ = s;
+    // Operands this instruction popped already go back: the copy starts the instruction.
+    Frame& f = replay_start_->frames.back();
+    for (auto it = s.popped.rbegin(); it != s.popped.rend(); ++it) f.stack.push_back(*it);
+    replay_start_->popped.clear();
   }
 
   // --- ending paths ----------------------------------------------------------------------

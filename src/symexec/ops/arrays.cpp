@@ -37,9 +37,9 @@ Checked<Term> referenceIndex(Interpreter& I, State& s, Term idx, std::size_t n) 
 
 StepOutcome load(Interpreter& I, State& s) {
   terms::TermManager& tm = I.tm();
+  I.explorer().keepInstructionStart(s);  // an element from an unmodelled call may decide its nullness
   Term idx = pop(s);
   Term ref = pop(s);
-  I.explorer().keepInstructionStart(s);  // an element from an unmodelled call may decide its nullness
   Checked<Object*> arr = checkedElement(I, s, ref, idx);
   if (!arr.ok()) return arr.outcome();
   const std::vector<Term>& elems = (*arr)->elems;

@@ -72,6 +72,9 @@ StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {
 }
 
 StepOutcome instanceField(Interpreter& I, State& s, const Instruction& in) {
+  // (a field produced by an unmodelled call decides its nullness after the null check; the
+  // copies that decision forks re-execute the instruction from here)
+  if (in.op == Opcode::getfield) I.explorer().keepInstructionStart(s);
   Term v;
   if (in.op == Opcode::putfield) v = pop(s);
   Term ref = pop(s);
@@ -83,8 +86,6 @@ StepOutcome instanceField(Interpreter& I, State& s, const Instruction& in) {
     o.ident = Term{};
     return next(s);
   }
-  // (a field produced by an unmodelled call decides its nullness here, after the null check)
-  I.explorer().keepInstructionStart(s);
   std::optional<Term> value = I.readField(s, ref, in.member.name, in.member.descriptor);
   if (!value) return StepOutcome::Ended;
   return pushNext(s, *value);

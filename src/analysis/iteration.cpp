@@ -2,10 +2,12 @@
 #include "iteration.hpp"
 
 #include <atomic>
+#include <mutex>
 
 #include "explain.hpp"
 #include "partition.hpp"
 #include "witnesses.hpp"
+#include "pasda/diff/closure.hpp"
 #include "pasda/jvm/errors.hpp"
 
 namespace pasda::analysis {
@@ -50,6 +52,35 @@ void loadProgram(const IterationEnv& env, symexec::Program& program) {
   program.setClassPath(symexec::kNew, p.new_classpath);
 }
 
+/// ExecOptions::shared_lambda over the versions' class paths: the identical-closure oracle's
+/// pureIdentical, with the analysed class's renamed names mapped back to the original.
+std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&)> sharedLambdaOracle(
+    const Prepared& p) {
+  if (!p.old_classpath || !p.new_classpath) return {};
+  diff::ClosureOptions co;
+  if (p.orig_old_name != p.orig_new_name) co = {p.orig_old_name, p.orig_new_name};
+  struct Shared {
+    std::mutex lock;
+    std::unique_ptr<diff::ClosureOracle> oracle;
+  };
+  auto shared = std::make_shared<Shared>();
+  shared->oracle = std::make_unique<diff::ClosureOracle>(*p.old_classpath, *p.new_classpath, co);
+  const std::string renamed[2] = {p.old_name, p.new_name}, orig = p.orig_old_name;
+  return [shared, renamed, orig](symexec::Side side, const std::string& owner, const std::string& name,
+                                 const std::string& desc) {
+    const std::string& mine = renamed[side == symexec::kNew ? 1 : 0];
+    std::string o = owner == mine ? orig : owner, d = desc;
+    for (std::size_t at = 0; (at = d.find("L" + mine + ";", at)) != std::string::npos; at += orig.size() + 2)
+      d.replace(at + 1, mine.size(), orig);
+    std::lock_guard<std::mutex> g(shared->lock);
+    try {
+      return shared->oracle->pureIdentical(o, name, d);
+    } catch (const std::exception&) {
+      return false;  // not decided: each version's lambda is its own
+    }
+  };
+}
+
 void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   const Prepared& p = env.prepared;
   eo.heap_bound = env.options->heap_bound;
@@ -57,6 +88,7 @@ void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   eo.compare_output = env.options->compare_output;
   eo.main_class[symexec::kOld] = p.old_name;
   eo.main_class[symexec::kNew] = p.new_name;
+  eo.shared_lambda = sharedLambdaOracle(p);
 }
 
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,

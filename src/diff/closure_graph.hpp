@@ -123,6 +123,7 @@ struct ClosureOracle::Impl {
   };
   std::map<std::string, ClassFacts> facts[2];
   std::map<std::string, unsigned> jdk_on_this[2];  // memo of jdkCodeOnPathObject
+  std::map<int, bool> pure;                         // memo of pureIdentical (method node -> answer)
 
   Impl(const jvm::ClassPath& o, const jvm::ClassPath& n, const ClosureOptions& opt)
       : paths{&o, &n}, norm(opt.old_name, opt.new_name), identified(!opt.old_name.empty()) {}

@@ -24,9 +24,22 @@ std::string classOfDesc(const std::string& d) {
 }  // namespace
 
 std::string InputHeap::originalName(const std::string& cls) const {
+  // (arrays of the analysed class too: "[[L<main>;")
+  std::size_t dims = 0;
+  while (dims < cls.size() && cls[dims] == '[') ++dims;
+  const bool refArray = dims > 0 && cls.size() > dims + 2 && cls[dims] == 'L' && cls.back() == ';';
+  if (dims > 0 && !refArray) return cls;
+  const std::string inner = refArray ? cls.substr(dims + 1, cls.size() - dims - 2) : cls;
   for (int side : {kOld, kNew})
-    if (!opt_.main_class[side].empty() && cls == opt_.main_class[side]) return "<main>";
+    if (!opt_.main_class[side].empty() && inner == opt_.main_class[side])
+      return dims ? std::string(dims, '[') + "L<main>;" : "<main>";
   return cls;
+}
+
+std::string InputHeap::sideName(const std::string& neutral, int side) const {
+  const std::size_t at = neutral.find("<main>");
+  if (at == std::string::npos) return neutral;
+  return neutral.substr(0, at) + opt_.main_class[side] + neutral.substr(at + 6);
 }
 
 int InputHeap::newInput(State& s, const std::string& path, const std::string& cls) {
@@ -37,7 +50,7 @@ int InputHeap::newInput(State& s, const std::string& path, const std::string& cl
   int index = static_cast<int>(s.inputs.size());
   for (int side : {kOld, kNew}) {
     Object o;
-    o.cls = cls == "<main>" ? opt_.main_class[side] : cls;
+    o.cls = sideName(cls, side);
     o.input = index;
     o.lazy = true;
     o.is_array = in.is_array;

@@ -30,6 +30,8 @@ class InputHeap {
                     std::vector<std::pair<std::string, Term>>& newState);
   /// The side-neutral name of a class: "<main>" for the analysed classes of both sides.
   std::string originalName(const std::string& cls) const;
+  /// The class a side-neutral name stands for on `side` ("<main>" in it: that side's analysed class).
+  std::string sideName(const std::string& neutral, int side) const;
   /// After <clinit> of an analysed class on `side`: its non-final static fields that the other
   /// version declares too (same name and type) become inputs, read lazily (static_inputs).
   void makeStaticInputs(State& s, Side side, const LoadedClass& cls);

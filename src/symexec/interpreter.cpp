@@ -27,7 +27,7 @@ State Interpreter::initialState(const MethodInfo& entry, const std::vector<Term>
   // Product runs start from the analysed classes' state after <clinit>, in both versions.
   if (entry.owner->side == kProduct)
     for (int side : {kNew, kOld})
-      if (!opt_.main_class[side].empty()) ensureInitialized(s, static_cast<Side>(side), opt_.main_class[side]);
+      if (!opt_.main_class[side].empty()) ensureInitialized(s, static_cast<Side>(side), opt_.main_class[side], 0);
   for (Term a : assumptions) {
     if (auto b = tm_.asBool(a); b && *b) continue;
     s.pc.push_back(a);
@@ -255,6 +255,19 @@ StepOutcome Interpreter::throwRef(State& s, Term ref) {
       f.ip = idx;
       return StepOutcome::Threw;
     }
+    if (f.init_trigger >= 0 && f.side != kProduct) {
+      // An exception escaping a class initialiser leaves the class erroneous (JVMS 5.5): the
+      // instruction that triggered the initialisation throws ExceptionInInitializerError. The
+      // product initialises the versions before its run: there the version's call throws it
+      // (Executor's invoke). Initialisations pending above the trigger (the other version's,
+      // a superclass's) still run first.
+      const std::int32_t trigger = f.init_trigger;
+      s.init_failed.insert(std::to_string(f.side) + "#" + f.m->owner->name);
+      s.frames.pop_back();
+      const bool atTrigger = static_cast<std::int32_t>(s.frames.size()) - 1 == trigger;
+      if (!atTrigger || s.frames.back().side == kProduct) return StepOutcome::Continue;
+      return throwNew(s, "java/lang/ExceptionInInitializerError");
+    }
     if (s.frames.size() == 1) {
       RawPartition p;
       p.entry.kind = ExecEffect::Kind::Throw;
@@ -310,7 +323,7 @@ StepOutcome Interpreter::returnFrom(State& s, std::optional<Term> value) {
   return StepOutcome::Continue;
 }
 
-bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls) {
+bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls, std::int32_t trigger) {
   const LoadedClass* c = program_.find(side, cls);
   if (!c) return true;
   std::string key = std::to_string(c->side) + "#" + c->name;
@@ -335,7 +348,7 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls)
     s.statics[std::to_string(c->side) + "#" + c->name + "." + fld.name] = v;
   }
   bool pushed = false;
-  if (!c->super_name.empty()) pushed = !ensureInitialized(s, c->side, c->super_name);
+  if (!c->super_name.empty()) pushed = !ensureInitialized(s, c->side, c->super_name, trigger);
   if (const MethodInfo* clinit = c->method("<clinit>", "()V"); clinit && clinit->method->code) {
     // The caller's instruction is re-executed when <clinit> returns: the <clinit> frame is
     // pushed above it without advancing the caller.
@@ -344,6 +357,7 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls)
     f.side = c->side;
     f.locals.assign(clinit->max_locals, Term{});
     f.ip = 0;
+    f.init_trigger = trigger;
     s.frames.push_back(std::move(f));
     pushed = true;
   } else if (c->name == opt_.main_class[c->side]) {

@@ -51,7 +51,11 @@ class Interpreter {
   StepOutcome returnFrom(State& s, std::optional<Term> value);
   /// Run the static initialisation of `cls` (side `side`) if not done on this path. false: a
   /// <clinit> frame was pushed and the current instruction runs again after it returns.
-  bool ensureInitialized(State& s, Side side, const std::string& cls);
+  bool ensureInitialized(State& s, Side side, const std::string& cls) {
+    return ensureInitialized(s, side, cls, static_cast<std::int32_t>(s.frames.size()) - 1);
+  }
+  /// The same, for an initialisation triggered by frame `trigger`.
+  bool ensureInitialized(State& s, Side side, const std::string& cls, std::int32_t trigger);
   /// Field `name` of the non-null object `ref` (input objects are materialised on first read).
   /// nullopt: the path ended.
   std::optional<Term> readField(State& s, Term ref, const std::string& name, const std::string& desc);

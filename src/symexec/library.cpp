@@ -186,6 +186,37 @@ std::string ModelCall::bootstrapKey() const {
   return "";
 }
 
+std::string ModelCall::sharedLambdaSite() const {
+  const ExecOptions& opt = host_.options();
+  if (!opt.shared_lambda) return "";
+  const std::string key = bootstrapKey();
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    std::size_t end = key.find('\0', at);
+    parts.push_back(key.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  // LambdaMetafactory.metafactory / altMetafactory: (sam type, implementation handle, instantiated type, ...)
+  if (parts.size() < 4 || parts[0].find(":java/lang/invoke/LambdaMetafactory.") == std::string::npos) return "";
+  const std::string& impl = parts[2];  // "H<kind>:owner.name(descriptor)"
+  const std::size_t colon = impl.find(':'), paren = impl.find('(');
+  if (impl.empty() || impl[0] != 'H' || colon == std::string::npos || paren == std::string::npos) return "";
+  const std::size_t dot = impl.rfind('.', paren);
+  if (dot == std::string::npos || dot < colon) return "";
+  const std::string owner = impl.substr(colon + 1, dot - colon - 1), name = impl.substr(dot + 1, paren - dot - 1);
+  const std::string descriptor = impl.substr(paren);
+  const Side side = s_.frames.back().side;
+  if (!opt.shared_lambda(side, owner, name, descriptor)) return "";
+  std::string site = "lambda:" + impl.substr(colon + 1) + "|" + ref_.name + ref_.descriptor + "|" + parts[3];
+  const std::string& mine = opt.main_class[side];
+  for (std::size_t p = 0; !mine.empty() && (p = site.find(mine, p)) != std::string::npos;) {
+    site.replace(p, mine.size(), "<analysed>");
+    p += 10;
+  }
+  return site;
+}
+
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
 int ModelCall::choose(int n) { return host_.explorer().choose(s_, n); }
 

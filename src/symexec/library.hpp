@@ -87,6 +87,10 @@ class ModelCall {
   /// For an invokedynamic call site: the bootstrap method and its static arguments as text
   /// ("owner.name", then each argument, separated by NUL bytes), "" if they cannot be read.
   std::string bootstrapKey() const;
+  /// For a LambdaMetafactory call site whose implementation method is the same function of its
+  /// arguments in both versions (ExecOptions::shared_lambda): a side-neutral name of the site
+  /// (the analysed class's renamed name replaced by "<analysed>"); "" otherwise.
+  std::string sharedLambdaSite() const;
   /// Append text printed on `stream` by the calling side (console output compared as behaviour).
   void print(const std::string& stream, const std::vector<Term>& text);
   bool compareOutput() const;

@@ -223,6 +223,9 @@ std::string librarySuperclass(const std::string& n) {
       {"java/lang/StackOverflowError", "java/lang/VirtualMachineError"},
       {"java/lang/VirtualMachineError", "java/lang/Error"},
       {"java/lang/AssertionError", "java/lang/Error"},
+      {"java/lang/LinkageError", "java/lang/Error"},
+      {"java/lang/ExceptionInInitializerError", "java/lang/LinkageError"},
+      {"java/lang/NoClassDefFoundError", "java/lang/LinkageError"},
       {"java/lang/Object", ""},
   };
   auto it = table.find(n);

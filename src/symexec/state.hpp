@@ -23,6 +23,8 @@ struct Frame {
   std::vector<Term> stack;
   Side side = kProduct;
   bool recursive = false;  // the same method is active below this frame
+  /// A <clinit> frame: the index of the frame whose instruction triggered the initialisation.
+  std::int32_t init_trigger = -1;
 };
 
 struct Object {
@@ -50,6 +52,9 @@ struct Object {
   /// (Int terms in 0..65535), one per UTF-16 unit (lib/strings.cpp).
   bool chars = false;
   bool escaped = false;  // passed to an unmodelled call: it may return this very object later
+  /// A lambda or method reference made by invokedynamic: the references it captured. An
+  /// unmodelled call it is passed to may run it, and so write what they reference.
+  std::vector<Term> captured;
 };
 
 /// An object of the input heap (reachable from the receiver or the parameters). Each side
@@ -95,6 +100,8 @@ struct State {
   /// modelled (a double, an object's toString).
   std::map<std::string, std::vector<Term>> printed[3];
   std::set<std::string> initialized;    // "side#owner"
+  /// Classes ("side#owner") whose <clinit> threw: erroneous, their use throws (JVMS 5.5).
+  std::set<std::string> init_failed;
   std::vector<Term> pc;
   std::set<int> lines[3];
   int last_line_side = -1, last_line = -1;

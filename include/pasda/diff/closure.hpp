@@ -58,6 +58,14 @@ class ClosureOracle {
   /// Only the first half of the verdict: same normalised code and flags (callees not followed).
   bool sameCode(const std::string& cls, const std::string& name, const std::string& descriptor);
 
+  /// Whether the method is the same function of its arguments alone in both versions: the
+  /// same normalised code, no field access, no array store, no object creation, no
+  /// invokedynamic, and calls only to static methods of the analysed class path with this
+  /// property or to JDK value classes (String, the boxes, Character, Math) whose reference
+  /// parameters are of those classes (so no call can dispatch back into program code).
+  /// The interpreter shares a lambda whose body has it between the versions.
+  bool pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor);
+
   /// Number of graph nodes (methods, fields, classes) examined so far: for statistics.
   std::size_t nodesExamined() const;
 

@@ -77,6 +77,12 @@ struct ExecOptions {
   bool static_inputs = true;
   /// What the versions print to System.out/System.err is compared like their results.
   bool compare_output = true;
+  /// Is the method owner.name:descriptor (as the side's code names it: the analysed class by
+  /// its renamed name) the same function of its arguments in both versions? A lambda whose
+  /// body is one is shared between the versions; others are each version's own code. Empty:
+  /// no lambda is shared.
+  std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor)>
+      shared_lambda;
   /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
   /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).
   std::size_t max_array_elements = 1 << 16;

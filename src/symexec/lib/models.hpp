@@ -18,7 +18,8 @@ void registerUnknownCallModels(LibraryRegistry& r);  // unknown.cpp: the fallbac
 
 /// A call the engine does not model (the registry's fallback): see unknown.cpp. `site` names an
 /// invokedynamic call site ("" for a method call).
-ModelResult unknownCall(ModelCall& call, const std::string& display, const std::string& site);
+/// `metafactory`: a LambdaMetafactory call site (never throws, never null).
+ModelResult unknownCall(ModelCall& call, const std::string& display, const std::string& site, bool metafactory = false);
 /// The text String.valueOf gives a value of descriptor kind `kind` (strings.cpp): 1 and `out`
 /// holds its characters; 0 not modelled (floating point, an object's toString); -1 the path ended.
 int textOfValue(ModelCall& call, Term value, char kind, std::vector<Term>& out);

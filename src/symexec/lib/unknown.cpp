@@ -9,6 +9,7 @@
 //    can reach: library objects get a new identity, arrays new elements, program objects become
 //    havocked (their fields are read as unknowns);
 // all of it with library (inexact) symbols, so no verdict rests on them without a replay.
+#include <algorithm>
 #include <set>
 
 #include "models.hpp"
@@ -103,8 +104,16 @@ bool anyNullReference(ModelCall& c) {
 /// and arrays of references are havocked (their fields and elements read as unknowns).
 void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before) {
   terms::TermManager& tm = c.tm();
-  for (std::size_t i = 0; i < c.args().size(); ++i) {
-    Term a = c.arg(i);
+  // The arguments, then what the lambdas among them captured (the call may run them).
+  std::vector<Term> reached = c.args();
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    Term a = reached[i];
+    if (tm.sort(a) != Sort::Ref || c.isNull(a)) continue;
+    for (Term k : c.object(a).captured)
+      if (std::find(reached.begin(), reached.end(), k) == reached.end()) reached.push_back(k);
+  }
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    Term a = reached[i];
     if (tm.sort(a) != Sort::Ref || c.isNull(a)) continue;
     Object& o = c.object(a);
     if (!o.is_array && immutableClass(o.cls)) continue;
@@ -162,16 +171,18 @@ ModelResult opaqueArray(ModelCall& c, Object o) {
 
 }  // namespace
 
-ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site) {
+ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site, bool metafactory) {
   terms::TermManager& tm = c.tm();
   const jvm::TypeDesc& ret = c.desc().ret;
   const std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
   std::vector<Term> args = identities(c);
-  if (c.owner().empty() && site.rfind("concat", 0) != 0)
+  if (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0)
     // A call site other than string concatenation (a lambda, a record's methods): its
     // behaviour is code of the version that made it, so it is never shared between them.
     args.push_back(tm.apply("site#" + std::to_string(c.side()), FunKind::Library, Sort::Int, {}));
-  const bool total = (site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c);
+  // (LambdaMetafactory links once and returns a new function object: it never throws nor returns null)
+  const bool total =
+      metafactory || ((site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c));
   c.warn("library call " + display + " is not modelled: an uninterpreted function of its arguments");
   if (!total) {
     // The call may throw: an exception of the call's own pseudo class (docs/interpreter.md).
@@ -195,20 +206,27 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   o.is_array = ret.kind == '[';
   o.opaque = true;
   o.ident = tm.apply(call, FunKind::Library, Sort::Int, args);
+  if (c.owner().empty())  // a lambda (or any call site): what it captured stays reachable
+    for (Term a : c.args())
+      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
   if (o.is_array) return opaqueArray(c, std::move(o));
   return ModelResult::value(c.allocate(std::move(o)));
 }
 
 ModelResult invokeDynamicCall(ModelCall& c) {
-  // String concatenation is a deterministic function of its recipe and arguments; any other
-  // call site is the version's own code (see unknownCall).
+  // String concatenation is a deterministic function of its recipe and arguments, and so is a
+  // lambda whose body is the same function in both versions (ExecOptions::shared_lambda); any
+  // other call site is the version's own code (see unknownCall).
   std::string key = c.bootstrapKey();
   bool concat = key.find("java/lang/invoke/StringConcatFactory.") != std::string::npos;
+  std::string shared = concat ? "" : c.sharedLambdaSite();
   std::string site = concat ? "concat:" + key.substr(key.find('\0') == std::string::npos ? 0 : key.find('\0') + 1)
-                            : "invokedynamic:" + c.name();
+                     : !shared.empty() ? shared
+                                       : "invokedynamic:" + c.name();
   for (char& ch : site)
     if (ch == '\0') ch = '|';
-  return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site);
+  const bool metafactory = key.rfind("H6:java/lang/invoke/LambdaMetafactory.", 0) == 0;
+  return unknownCall(c, "invokedynamic " + c.name() + c.descriptor(), site, metafactory);
 }
 
 void registerUnknownCallModels(LibraryRegistry& r) {

@@ -171,6 +171,10 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
   } else {
     target = I.program().resolveMethod(side, r.owner, r.name, r.descriptor);
   }
+  if (target && s.init_failed.count(std::to_string(target->owner->side) + "#" + target->owner->name))
+    // A class whose initialiser threw: the first use (the product's call of a version) sees
+    // ExceptionInInitializerError, later ones NoClassDefFoundError.
+    return I.throwNew(s, side == kProduct ? "java/lang/ExceptionInInitializerError" : "java/lang/NoClassDefFoundError");
   if (target && target->method->code) return enterMethod(I, s, *target, args);
   return callLibrary(I, s, in, md, args, hasRecv, dynamicClass);
 }

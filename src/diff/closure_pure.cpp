@@ -1,0 +1,86 @@
+// ClosureOracle::pureIdentical: is a method (a lambda body, typically) the same function of its
+// arguments alone in both versions? Then the interpreter can share the lambda between them
+// (an unmodelled library call given it computes the same in both). Conservative: anything
+// that may read or write state, create objects or dispatch into program code says no.
+#include <set>
+
+#include "closure_code.hpp"
+#include "closure_graph.hpp"
+#include "pasda/jvm/descriptor.hpp"
+
+namespace pasda::diff {
+
+namespace {
+
+using jvm::Opcode;
+
+/// JDK classes that are final value classes: their methods cannot call back into program code
+/// when every reference they are given is of one of these classes.
+bool valueClass(const std::string& cls) {
+  static const std::set<std::string> kValue = {
+      "java/lang/String", "java/lang/Integer", "java/lang/Long",    "java/lang/Short",
+      "java/lang/Byte",   "java/lang/Character", "java/lang/Boolean", "java/lang/Double",
+      "java/lang/Float",  "java/lang/Math",     "java/lang/StrictMath"};
+  return kValue.count(cls) > 0;
+}
+
+bool valueDescriptor(const std::string& descriptor) {
+  jvm::MethodDesc md = jvm::parseMethodDescriptor(descriptor);
+  auto ok = [](const jvm::TypeDesc& t) { return t.kind != '[' && (t.kind != 'L' || valueClass(t.className())); };
+  for (const jvm::TypeDesc& t : md.params)
+    if (!ok(t)) return false;
+  return ok(md.ret) || md.ret.kind == 'V';
+}
+
+bool stateless(Opcode op) {
+  switch (op) {
+    case Opcode::getstatic: case Opcode::putstatic: case Opcode::getfield: case Opcode::putfield:
+    case Opcode::iastore: case Opcode::lastore: case Opcode::fastore: case Opcode::dastore:
+    case Opcode::aastore: case Opcode::bastore: case Opcode::castore: case Opcode::sastore:
+    case Opcode::new_: case Opcode::newarray: case Opcode::anewarray: case Opcode::multianewarray:
+    case Opcode::invokedynamic: case Opcode::monitorenter: case Opcode::monitorexit:
+    case Opcode::jsr: case Opcode::jsr_w: case Opcode::ret:
+      return false;
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor) {
+  Impl& I = *impl_;
+  const std::string k = I.key(cls, 0);
+  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, 0));
+  if (auto it = I.pure.find(id); it != I.pure.end()) return it->second;
+  if (!I.inPath(0, k) && !I.inPath(1, k))  // the JDK's own code, the same in both versions
+    return I.pure[id] = valueClass(cls) && name != "<init>" && valueDescriptor(descriptor);
+  I.pure[id] = false;  // (a method reached again while it is checked: recursion is not taken as pure)
+  bool ok = sameCode(cls, name, descriptor);
+  const Impl::ClassSide& side = I.side(0, k);
+  const jvm::Method* m = ok && side.cf ? side.cf->findMethod(name, descriptor) : nullptr;
+  ok = m && m->code && !(m->access_flags & (jvm::acc::Synchronized | jvm::acc::Native));
+  try {
+    if (ok) {
+      detail::DecodedMethod d = detail::decodeMethod(*side.cf, *m);
+      for (const jvm::Instruction& in : d.insns) {
+        if (!stateless(in.op)) ok = false;
+        else if (in.op == Opcode::invokestatic || in.op == Opcode::invokevirtual ||
+                 in.op == Opcode::invokespecial || in.op == Opcode::invokeinterface) {
+          const std::string& owner = in.member.owner;
+          if (I.inPath(0, I.key(owner, 0)) || I.inPath(1, I.key(owner, 0)))
+            ok = in.op == Opcode::invokestatic && pureIdentical(owner, in.member.name, in.member.descriptor);
+          else
+            ok = valueClass(owner) && in.op != Opcode::invokeinterface && valueDescriptor(in.member.descriptor);
+        }
+        if (!ok) break;
+      }
+    }
+  } catch (const std::exception&) {
+    ok = false;  // undecodable code is never taken for a pure function
+  }
+  I.pure[id] = ok;
+  return ok;
+}
+
+}  // namespace pasda::diff

@@ -348,7 +348,6 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls,
     s.statics[std::to_string(c->side) + "#" + c->name + "." + fld.name] = v;
   }
   bool pushed = false;
-  if (!c->super_name.empty()) pushed = !ensureInitialized(s, c->side, c->super_name, trigger);
   if (const MethodInfo* clinit = c->method("<clinit>", "()V"); clinit && clinit->method->code) {
     // The caller's instruction is re-executed when <clinit> returns: the <clinit> frame is
     // pushed above it without advancing the caller.
@@ -363,6 +362,9 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls,
   } else if (c->name == opt_.main_class[c->side]) {
     inputs_.makeStaticInputs(s, c->side, *c);  // (after <clinit> otherwise: returnFrom)
   }
+  // The superclass first (JVMS 5.5): its <clinit> frame goes above this class's, so it runs
+  // before it.
+  if (!c->super_name.empty() && !ensureInitialized(s, c->side, c->super_name, trigger)) pushed = true;
   return !pushed;
 }
 

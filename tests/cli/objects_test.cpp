@@ -439,6 +439,16 @@ TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured)
   EXPECT_TRUE(unknownAfterCall) << j.run.out;
 }
 
+TEST(ClassInitialisation, TheSuperclassIsInitialisedFirst) {
+  const std::string a = fixtureClass("realcode/superinit", "old", "realcode.superinit", "Sub");
+  const std::string b = fixtureClass("realcode/superinit", "new", "realcode.superinit", "Sub");
+  JsonRun j = runJson({a, b, "--static-inputs", "off"});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  ASSERT_EQ(j.json["partitions"].array.size(), 1u) << j.run.out;
+  EXPECT_NE(j.json["partitions"].array[0]["output_old"].string.find("Sub.S = 10"), std::string::npos) << j.run.out;
+}
+
 TEST(IdenticalCode, DifferentlyNamedClassesOfOneFolderAreAnalysed) {
   // The benchmark's layout: OldV.class and NewV.class side by side, so that the old class is on
   // the new version's class path too; the new version differs (NEQ), never "identical code".

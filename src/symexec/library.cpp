@@ -66,6 +66,7 @@ const LibraryRegistry& jdkModels() {
     lib::registerEnumModels(r);
     lib::registerStringModels(r);
     lib::registerCharacterModels(r);
+    lib::registerReflectionModels(r);
     lib::registerUnknownCallModels(r);
     return r;
   }();

@@ -24,11 +24,10 @@ ModelResult doubleIsNaN(ModelCall& c) {
   return ModelResult::value(tm.ite(isNaN(tm, c.arg(0)), tm.intLit(1), tm.intLit(0)));
 }
 
-ModelResult doubleCompare(ModelCall& c) {
+ModelResult doubleCompareOf(ModelCall& c, Term x, Term y) {
   // Double.compare: a total order with -0.0 < 0.0 and NaN largest (equal to itself). The
   // math model has neither: reals compare plainly.
   terms::TermManager& tm = c.tm();
-  Term x = c.arg(0), y = c.arg(1);
   Term bx = tm.ite(isNaN(tm, x), tm.longLit(kCanonicalNaN), tm.rawBits(x));
   Term by = tm.ite(isNaN(tm, y), tm.longLit(kCanonicalNaN), tm.rawBits(y));
   Term byBits = tm.ite(tm.eq(bx, by), tm.intLit(0), tm.ite(tm.lt(bx, by), tm.intLit(-1), tm.intLit(1)));
@@ -36,6 +35,8 @@ ModelResult doubleCompare(ModelCall& c) {
     return ModelResult::value(tm.ite(tm.lt(x, y), tm.intLit(-1), tm.ite(tm.gt(x, y), tm.intLit(1), tm.intLit(0))));
   return ModelResult::value(tm.ite(tm.lt(x, y), tm.intLit(-1), tm.ite(tm.gt(x, y), tm.intLit(1), byBits)));
 }
+
+ModelResult doubleCompare(ModelCall& c) { return doubleCompareOf(c, c.arg(0), c.arg(1)); }
 
 ModelResult integralCompare(ModelCall& c) {
   terms::TermManager& tm = c.tm();
@@ -149,6 +150,12 @@ void registerBoxModels(LibraryRegistry& r) {
   r.add(dbl, "doubleToLongBits", "(D)J", doubleToLongBits);
   r.add(dbl, "isNaN", "(D)Z", doubleIsNaN);
   r.add(dbl, "compare", "(DD)I", doubleCompare);
+  // Float's: widening to double is exact and keeps the order, -0.0 and NaN.
+  r.add("java/lang/Float", "isNaN", "(F)Z", doubleIsNaN);
+  r.add("java/lang/Float", "compare", "(FF)I", [](ModelCall& c) {
+    Term x = c.tm().convert(c.arg(0), Sort::Double), y = c.tm().convert(c.arg(1), Sort::Double);
+    return doubleCompareOf(c, x, y);
+  });
   r.addOverloads("java/lang/Integer", "compare", integralCompare);
   r.addOverloads("java/lang/Long", "compare", integralCompare);
 }

@@ -14,6 +14,7 @@ void registerArrayModels(LibraryRegistry& r);        // arrays.cpp: java.util.Ar
 void registerStringModels(LibraryRegistry& r);       // strings.cpp: String, StringBuilder, concatenation
 void registerCharacterModels(LibraryRegistry& r);    // character.cpp: Character's classification, case
 void registerEnumModels(LibraryRegistry& r);         // object.cpp: java.lang.Enum, java.util.Objects
+void registerReflectionModels(LibraryRegistry& r);   // reflect.cpp: reflect.Array, Class's component type
 void registerUnknownCallModels(LibraryRegistry& r);  // unknown.cpp: the fallback, invokedynamic
 
 /// A call the engine does not model (the registry's fallback): see unknown.cpp. `site` names an

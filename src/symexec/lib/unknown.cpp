@@ -72,6 +72,10 @@ bool totalMethod(const std::string& owner, const std::string& name) {
       "java/lang/StringBuilder.append",  "java/lang/StringBuffer.toString", "java/lang/StringBuffer.append",
       "java/util/Objects.equals",        "java/util/Objects.hashCode",     "java/util/Objects.isNull",
       "java/util/Objects.nonNull",       "java/util/Objects.hash",         "java/lang/System.identityHashCode",
+      "java/util/Collections.emptySet",  "java/util/Collections.emptyList", "java/util/Collections.emptyMap",
+      "java/util/Collections.emptySortedSet", "java/util/Collections.emptySortedMap",
+      "java/util/Collections.emptyNavigableSet", "java/util/Collections.emptyNavigableMap",
+      "java/util/Collections.emptyIterator", "java/util/Collections.emptyListIterator",
   };
   return totalOwner(owner) || kTotal.count(owner + "." + name) > 0;
 }

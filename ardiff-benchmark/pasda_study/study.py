@@ -220,11 +220,17 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
     lock_path = os.path.join(a.work, "sweep.lock")
     env = dict(os.environ, PASDA_STUDY_LOCK=lock_path)
     open(lock_path, "a").close()
+    # Made when the sweep is being stopped, before waiting for the lock: a worker that takes the
+    # lock after that (started just before the interrupt) sees it and runs nothing.
+    stop_path = lock_path + ".stop"
+    if os.path.exists(stop_path):
+        os.unlink(stop_path)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent, env=env)
     stopping = []
 
     def on_signal(signum, _frame):
         stopping.append(signum)
+        open(stop_path, "a").close()
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)  # GNU parallel: TERM to every running job, start no more
 

@@ -110,6 +110,9 @@ def main(argv=None):
             lock_fds = (fd,)
         except OSError:
             pass
+        if os.path.exists(os.environ["PASDA_STUDY_LOCK"] + ".stop"):  # the sweep is being stopped
+            emit(a, "-", "interrupted", 0.0, "the sweep was stopped before this run started")
+            return 1
     started = time.time()
     child = None
     interrupted = []

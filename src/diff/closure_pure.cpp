@@ -46,6 +46,14 @@ bool stateless(Opcode op) {
   }
 }
 
+/// An invokedynamic of StringConcatFactory whose arguments are all primitives or value classes
+/// (no toString of a program object).
+bool concatOfValues(const jvm::ClassFile& cf, const jvm::Instruction& in) {
+  detail::Bootstrap b = detail::bootstrapAt(cf, static_cast<std::uint16_t>(in.imm));
+  return b.handle.text.find("java/lang/invoke/StringConcatFactory") != std::string::npos &&
+         valueDescriptor(in.member.descriptor);
+}
+
 }  // namespace
 
 bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor) {
@@ -64,7 +72,9 @@ bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& nam
     if (ok) {
       detail::DecodedMethod d = detail::decodeMethod(*side.cf, *m);
       for (const jvm::Instruction& in : d.insns) {
-        if (!stateless(in.op)) ok = false;
+        if (in.op == Opcode::invokedynamic)  // string concatenation of values only
+          ok = concatOfValues(*side.cf, in);
+        else if (!stateless(in.op)) ok = false;
         else if (in.op == Opcode::invokestatic || in.op == Opcode::invokevirtual ||
                  in.op == Opcode::invokespecial || in.op == Opcode::invokeinterface) {
           const std::string& owner = in.member.owner;

@@ -462,6 +462,10 @@ bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, 
   const LoadedClass* c[3] = {nullptr, program_.find(kOld, opt_.main_class[kOld]),
                              program_.find(kNew, opt_.main_class[kNew])};
   if (!c[kOld] || !c[kNew]) return true;
+  // An erroneous class (its <clinit> threw) has no observable static state: both versions'
+  // failed, so only their exceptions are compared (one version's alone differs by its exception).
+  auto failed = [&](int side) { return s.init_failed.count(std::to_string(side) + "#" + c[side]->name) > 0; };
+  if (failed(kOld) && failed(kNew)) return true;
   const std::string simple = mainSimpleName();
   for (const jvm::Field& f : c[kOld]->cf.fields) {
     if (!f.isStatic()) continue;

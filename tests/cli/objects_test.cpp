@@ -120,6 +120,8 @@ std::vector<ObjCase> cases() {
       {"rc_unknown_effect", "realcode/unknown_effect", "realcode.unknown", "Lists", {}, "NEQ", {"MAYBE_NEQ"}, "", {}},
       // A symbolic index into a table an unmodelled call filled: the index and then the
       // element's nullness are decided in one instruction (a forked copy re-executes it whole).
+      // Both initialisers may fail (an unmodelled call): then both calls throw, whatever statics they set.
+      {"rc_clinit_fail", "realcode/clinit_fail", "realcode.clinit", "Tables", {}, "EQ", eq, "", {}},
       {"rc_lookup", "realcode/lookup", "realcode.lookup", "Names", {}, "NEQ", {"NEQ", "MAYBE_NEQ"}, "", {}},
   };
 }

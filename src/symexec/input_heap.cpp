@@ -100,18 +100,35 @@ int InputHeap::chooseTarget(State& s, const std::string& path, const std::string
   return j;
 }
 
+StepOutcome InputHeap::longArray(State& s, InputObject& in) {
+  // Longer than the bound: one more partition whose length is an input variable above it and
+  // whose elements are not held. What reads only the length (or passes the array on) is
+  // decided for every length; an element access cuts the path there.
+  const std::string bound = std::to_string(opt_.max_array_length);
+  Term n = inputVar(s, in.path + ".length", 'I');
+  s.pc.push_back(tm_.gt(n, tm_.intLit(opt_.max_array_length)));
+  s.heap_facts.push_back(in.path + ".length > " + bound);
+  in.fields["length"] = n;
+  char elem = in.cls.size() > 1 ? in.cls[1] : 'I';
+  for (int side : {kOld, kNew}) {
+    Object& o = s.heap[in.side_obj[side]];
+    o.elem_kind = elem;
+    o.elem_sort = sortOfDescriptor(elem);
+    o.elems.clear();
+    o.long_length = n;
+  }
+  explorer_.note(s, "input arrays longer than " + bound + " have a symbolic length and no elements held");
+  return StepOutcome::Continue;
+}
+
 StepOutcome InputHeap::materializeLength(State& s) {
   // A fresh input array gets its length (explored value by value up to the bound; longer
   // arrays cut the path).
   int len = explorer_.choose(s, opt_.max_array_length + 2);
-  if (len > opt_.max_array_length) {
-    explorer_.note(s, "input arrays longer than " + std::to_string(opt_.max_array_length) + " (path cut)");
-    explorer_.cutPath(s, Explorer::Cut::Depth);
-    return StepOutcome::Ended;
-  }
   int target = s.pending_lengths.front();
   s.pending_lengths.erase(s.pending_lengths.begin());
   InputObject& in = s.inputs[static_cast<std::size_t>(target)];
+  if (len > opt_.max_array_length) return longArray(s, in);
   s.heap_facts.push_back(in.path + ".length == " + std::to_string(len));
   char elem = in.cls.size() > 1 ? in.cls[1] : 'I';
   Sort es = sortOfDescriptor(elem);
@@ -269,6 +286,15 @@ bool InputHeap::compareObjects(State& s, const std::string& path, std::uint64_t 
   if (originalName(oa.cls) != originalName(ob.cls) || oa.is_array != ob.is_array) {
     oldState.emplace_back(path + " (class)", tm_.intLit(0));
     newState.emplace_back(path + " (class)", tm_.intLit(1));
+    return true;
+  }
+  if (oa.long_length || ob.long_length) {
+    // An input array past the bound on a side: its length and its identity (the input, or the
+    // unmodelled call that may have changed it).
+    oldState.emplace_back(path + ".length", oa.long_length ? oa.long_length : tm_.intLit(static_cast<std::int32_t>(oa.elems.size())));
+    newState.emplace_back(path + ".length", ob.long_length ? ob.long_length : tm_.intLit(static_cast<std::int32_t>(ob.elems.size())));
+    oldState.emplace_back(path, identity(s, ia, kOld));
+    newState.emplace_back(path, identity(s, ib, kNew));
     return true;
   }
   if (oa.opaque || ob.opaque || oa.havocked || ob.havocked) {
@@ -508,7 +534,7 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
     return tm_.apply("input:" + s.inputs[static_cast<std::size_t>(o.input)].path, FunKind::Library, Sort::Int, {});
   if (o.cls == "java/lang/Class" && !o.text.empty() && !o.opaque)
     return tm_.apply("class:" + originalName(o.text), FunKind::Library, Sort::Int, {});
-  if (o.opaque || o.havocked || depth > 2) return own();
+  if (o.opaque || o.havocked || o.long_length || depth > 2) return own();
   if (auto v = o.fields.find("value"); v != o.fields.end() && o.fields.size() == 1 && !o.is_array &&
                                         o.cls.rfind("java/lang/", 0) == 0 && tm_.sort(v->second) != Sort::Ref)
     return tm_.apply("box:" + o.cls, FunKind::Library, Sort::Int, {v->second});  // a box: its value

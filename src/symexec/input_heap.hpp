@@ -63,6 +63,7 @@ class InputHeap {
   int newInput(State& s, const std::string& path, const std::string& cls);
   /// Target of an input reference: input index, -1 for null, -2 if the path was cut.
   int chooseTarget(State& s, const std::string& path, const std::string& cls, bool nonNull, std::string& fact);
+  StepOutcome longArray(State& s, InputObject& in);
   StepOutcome materializeLength(State& s);
   /// Compare one pair of objects (matched by the bijection); reference fields go on `work`.
   bool compareObjects(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,

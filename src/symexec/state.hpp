@@ -55,6 +55,10 @@ struct Object {
   /// A lambda or method reference made by invokedynamic: the references it captured. An
   /// unmodelled call it is passed to may run it, and so write what they reference.
   std::vector<Term> captured;
+  /// An input array longer than --max-array-length: its length, an input variable above the
+  /// bound; its elements are not held (`elems` is empty): reading or writing one cuts the path,
+  /// and library models other than the length's see an unknown array (docs/heap.md).
+  Term long_length;
 };
 
 /// An object of the input heap (reachable from the receiver or the parameters). Each side

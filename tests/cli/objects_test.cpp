@@ -122,6 +122,15 @@ std::vector<ObjCase> cases() {
       // element's nullness are decided in one instruction (a forked copy re-executes it whole).
       // Both initialisers may fail (an unmodelled call): then both calls throw, whatever statics they set.
       {"rc_clinit_fail", "realcode/clinit_fail", "realcode.clinit", "Tables", {}, "EQ", eq, "", {}},
+      // Input arrays longer than --max-array-length: a symbolic length, no elements held.
+      {"rc_long_len", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "len"}, "NEQ", neq, "",
+       {{"a.length", intIs([](long long v) { return v == 11; })}}},
+      {"rc_long_elem", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "elem"}, "NEQ",
+       {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      {"rc_long_call", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "sorted"}, "EQ",
+       {"MAYBE_NEQ", "MAYBE_EQ"}, "", {}},
+      {"rc_long_same", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "empty", "--shortcut", "off"},
+       "EQ", eq, "", {}},
       {"rc_lookup", "realcode/lookup", "realcode.lookup", "Names", {}, "NEQ", {"NEQ", "MAYBE_NEQ"}, "", {}},
   };
 }

@@ -15,6 +15,7 @@ ModelResult arrayGetLength(ModelCall& c) {
   Term a = c.arg(0);
   if (c.isNull(a)) return c.throwNew("java/lang/NullPointerException");
   const Object& o = c.object(a);
+  if (o.long_length) return ModelResult::value(o.long_length);
   if (o.is_array) return ModelResult::value(c.tm().intLit(static_cast<std::int32_t>(o.elems.size())));
   if (o.opaque || o.havocked || o.input >= 0) return ModelResult::declined();
   return c.throwNew("java/lang/IllegalArgumentException");

@@ -138,6 +138,10 @@ void havocArguments(ModelCall& c, const std::string& call, const std::vector<Ter
       }
       continue;
     }
+    if (o.long_length) {  // no elements held: the array as a whole is a function of the call
+      o.ident = after;
+      continue;
+    }
     o.ident = Term{};  // an array's identity follows its elements
     if (o.elem_sort != Sort::Ref) {
       for (std::size_t k = 0; k < o.elems.size(); ++k)

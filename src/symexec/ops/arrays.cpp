@@ -13,11 +13,18 @@ namespace {
 Checked<Object*> checkedElement(Interpreter& I, State& s, Term ref, Term idx) {
   terms::TermManager& tm = I.tm();
   if (Guard g = I.requireNonNull(s, ref)) return *g;
-  std::size_t len = I.deref(s, ref).elems.size();
-  Term outOfBounds = tm.lor(tm.lt(idx, tm.intLit(0)), tm.ge(idx, tm.intLit(static_cast<std::int32_t>(len))));
+  const Object& a = I.deref(s, ref);
+  Term len = a.long_length ? a.long_length : tm.intLit(static_cast<std::int32_t>(a.elems.size()));
+  Term outOfBounds = tm.lor(tm.lt(idx, tm.intLit(0)), tm.ge(idx, len));
   auto oob = I.explorer().branch(s, outOfBounds, false);
   if (!oob) return StepOutcome::Ended;
   if (*oob) return I.throwNew(s, "java/lang/ArrayIndexOutOfBoundsException");
+  if (I.deref(s, ref).long_length) {  // an element of an array past the bound: not held
+    I.explorer().note(s, "an element of an input array longer than " + std::to_string(I.options().max_array_length) +
+                             " is accessed (path cut)");
+    I.explorer().cutPath(s, Explorer::Cut::Depth);
+    return StepOutcome::Ended;
+  }
   return &I.deref(s, ref);
 }
 
@@ -200,6 +207,7 @@ StepOutcome multiNewArray(Interpreter& I, State& s, const Instruction& in) {
 StepOutcome length(Interpreter& I, State& s) {
   Term ref = pop(s);
   if (Guard g = I.requireNonNull(s, ref)) return *g;
+  if (Term n = I.deref(s, ref).long_length) return pushNext(s, n);
   std::size_t n = I.deref(s, ref).elems.size();
   return pushNext(s, I.tm().intLit(static_cast<std::int32_t>(n)));
 }

@@ -18,6 +18,9 @@ namespace pasda::analysis {
 using symexec::Clock;
 using terms::Term;
 
+/// Arrays past --max-array-length are replayed up to this length (their elements spelled out).
+constexpr std::int64_t kMaxReplayedLength = 4096;
+
 witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
                                    const std::function<std::uint64_t(Term)>& valueOf) {
   using Ref = witness::InputValue::Ref;
@@ -44,6 +47,14 @@ witness::InputValue referenceInput(const symexec::RawPartition& p, const std::st
     v.elem = shape->cls.substr(1);
     const bool references = v.elem[0] == 'L' || v.elem[0] == '[';
     for (Term e : shape->elements) v.elems.push_back(references ? 0 : valueOf(e));  // reference elements: null
+    if (shape->length_term) {  // past the bound, no element read: zeros (nulls) of the model's length
+      const auto n = static_cast<std::int64_t>(static_cast<std::int32_t>(valueOf(shape->length_term)));
+      if (n < 0 || n > kMaxReplayedLength) {
+        v.ref = Ref::None;  // (a length a witness cannot spell out: not replayed)
+        return v;
+      }
+      v.elems.assign(static_cast<std::size_t>(n), 0);
+    }
     return v;
   }
   if (shape->cls == "java/lang/String") {

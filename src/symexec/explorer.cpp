@@ -272,6 +272,7 @@ InputShape Explorer::shapeOf(const InputObject& o) const {
   sh.other_state = !o.ref_fields.empty();
   auto len = o.fields.count("length") ? tm_.asInteger(o.fields.at("length")) : std::nullopt;
   if (len) sh.length = *len;
+  if (!len && o.is_array && o.fields.count("length")) sh.length_term = o.fields.at("length");
   for (std::int64_t i = 0; len && i < *len; ++i) {
     auto e = o.fields.find("[" + std::to_string(i) + "]");
     if (e == o.fields.end()) {
@@ -280,7 +281,7 @@ InputShape Explorer::shapeOf(const InputObject& o) const {
     }
     sh.elements.push_back(e->second);
   }
-  const std::size_t own = sh.elements.size() + (sh.length ? 1 : 0);
+  const std::size_t own = sh.elements.size() + (sh.length || sh.length_term ? 1 : 0);
   if (o.fields.size() > own) sh.other_state = true;
   return sh;
 }

@@ -46,6 +46,16 @@ void expectConfirmedNeq(const JsonRun& j, const std::string& literal) {
   }
 }
 
+TEST(ReplayReferences, AnArrayPastTheLengthBoundIsBuiltInTheJvm) {
+  // realcode/long_array: the versions differ at length 11 only, past --max-array-length 8;
+  // the witness is an array of the model's length (its elements were never read).
+  REQUIRE_JAVA();
+  const std::string a = fixtureClass("realcode/long_array", "old", "realcode.longarray", "Lengths");
+  const std::string b = fixtureClass("realcode/long_array", "new", "realcode.longarray", "Lengths");
+  JsonRun j = runJson({"--method", "len", "--stop-at-neq", "no", a, b});
+  expectConfirmedNeq(j, "len(new int[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})");
+}
+
 TEST(ReplayReferences, StringInputIsBuiltInTheJvm) {
   REQUIRE_JAVA();
   expectConfirmedNeq(run("special"), "special(\"");

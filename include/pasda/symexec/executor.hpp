@@ -107,6 +107,8 @@ struct InputShape {
   bool is_array = false;
   std::optional<std::int64_t> length;  // arrays and strings whose length the path fixed
   std::vector<terms::Term> elements;   // their elements (input variables, or null for references)
+  /// An array past --max-array-length: its length variable (no element was read: any will do).
+  terms::Term length_term;
   bool other_state = false;  // the path read fields or reference fields of it (not replayable)
 };
 

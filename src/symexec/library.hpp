@@ -73,6 +73,9 @@ class ModelCall {
   Term allocate(Object o);
   Object& object(Term ref);  // the object `ref` (a non-null reference literal) points to
   bool isNull(Term ref) const;
+  /// The Class object of class `name` (internal name or array descriptor) on the calling side:
+  /// the same object as an `ldc` of that class gives (Class objects are unique).
+  Term classObject(const std::string& name);
   /// A new array of `elemDesc` elements ("I", "Ljava/lang/String;", ...) holding `elems`.
   Term newArray(const std::string& elemDesc, std::vector<Term> elems);
   /// Field `name` (descriptor `desc`) of a non-null object, materialising input fields on first

@@ -7,10 +7,9 @@ namespace {
 
 /// getClass: a Class object naming the receiver's dynamic class.
 ModelResult getClass(ModelCall& c) {
-  Object o;
-  o.cls = "java/lang/Class";
-  o.text = c.object(c.receiver()).cls;
-  return ModelResult::value(c.allocate(std::move(o)));
+  const Object& o = c.object(c.receiver());
+  if (o.opaque && !o.is_array) return ModelResult::declined();  // (its class may be a subclass)
+  return ModelResult::value(c.classObject(o.cls));
 }
 
 /// A constructor of a library class: the new object's content is a function of the constructor

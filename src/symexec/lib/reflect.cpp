@@ -67,10 +67,7 @@ ModelResult componentType(ModelCall& c) {
   if (d.empty()) return ModelResult::declined();
   if (d[0] != '[') return ModelResult::value(c.tm().nullRef());
   const std::string e = d.substr(1);
-  Object o;
-  o.cls = "java/lang/Class";
-  o.text = e[0] == 'L' ? e.substr(1, e.size() - 2) : e[0] == '[' ? e : "prim:" + e;
-  return ModelResult::value(c.allocate(std::move(o)));
+  return ModelResult::value(c.classObject(e[0] == 'L' ? e.substr(1, e.size() - 2) : e[0] == '[' ? e : "prim:" + e));
 }
 
 ModelResult classIsArray(ModelCall& c) {

@@ -414,16 +414,30 @@ std::optional<Term> Interpreter::settle(State& s, Term ref) {
 }
 
 bool Interpreter::fillOpaqueArray(State& s, Term ref) {
-  // Its length like an input array's, elements as functions of its identity.
+  // Its length is a function of its identity, so that the same call's array has the same
+  // length in both versions: decided value by value up to the bound; beyond it, the length
+  // is that term (above the bound) and no element is held, like a long input array.
   const int bound = opt_.max_array_length;
-  int len = explorer_.choose(s, bound + 2);
-  if (len > bound) {
-    explorer_.note(s, "array produced by an unmodelled call longer than " + std::to_string(bound) + " (path cut)");
-    explorer_.cutPath(s, Explorer::Cut::Depth);
-    return false;
+  const Term ident = deref(s, ref).ident;
+  const Term lengthTerm = tm_.apply("length", terms::FunKind::Library, Sort::Int, {ident});
+  int len = -1;
+  for (int k = 0; k <= bound && len < 0; ++k) {
+    auto isK = explorer_.branch(s, tm_.eq(lengthTerm, tm_.intLit(k)), false);
+    if (!isK) return false;
+    if (*isK) len = k;
+  }
+  if (len < 0) {
+    s.pc.push_back(tm_.gt(lengthTerm, tm_.intLit(bound)));  // (not negative: an array's length)
+    Object& arr = deref(s, ref);
+    arr.opaque = false;
+    arr.elem_kind = arr.cls.size() > 1 ? arr.cls[1] : 'I';
+    arr.elem_sort = sortOfDescriptor(arr.elem_kind);
+    arr.long_length = lengthTerm;
+    explorer_.note(s, "arrays produced by unmodelled calls longer than " + std::to_string(bound) +
+                          " have a symbolic length and no elements held");
+    return true;
   }
   Object& arr = deref(s, ref);
-  const Term ident = arr.ident;
   arr.opaque = false;
   arr.elem_kind = arr.cls.size() > 1 ? arr.cls[1] : 'I';
   arr.elem_sort = sortOfDescriptor(arr.elem_kind);

@@ -17,6 +17,7 @@ namespace {
 
 // Rendered terms can be huge (loops build deep expressions); results keep a readable prefix.
 constexpr std::size_t kMaxRendered = 4000;
+constexpr std::size_t kMaxRenderedState = 4 * kMaxRendered;  // all the state entries of one effect
 
 std::string clip(std::string s) {
   if (s.size() <= kMaxRendered) return s;
@@ -50,7 +51,19 @@ Effect renderEffect(terms::TermManager& tm, const symexec::ExecEffect& e) {
       break;
     case symexec::ExecEffect::Kind::None: out.kind = Effect::Kind::None; break;
   }
-  for (const auto& [path, value] : e.state) out.state.emplace_back(path, clip(tm.toString(value)));
+  // The entries' values share one budget: a state of many large entries (a 128-element table
+  // of a class initialiser, each element a term over the table) would otherwise render to
+  // megabytes per partition. Past it, the entries are listed with their values elided.
+  std::size_t used = 0;
+  for (const auto& [path, value] : e.state) {
+    if (used > kMaxRenderedState) {
+      out.state.emplace_back(path, "(elided)");
+      continue;
+    }
+    std::string v = clip(tm.toString(value));
+    used += v.size();
+    out.state.emplace_back(path, std::move(v));
+  }
   return out;
 }
 

@@ -462,6 +462,25 @@ TEST(ClassInitialisation, TheSuperclassIsInitialisedFirst) {
   EXPECT_NE(j.json["partitions"].array[0]["output_old"].string.find("Sub.S = 10"), std::string::npos) << j.run.out;
 }
 
+TEST(Report, AStateOfManyLargeEntriesIsElidedPastABudget) {
+  // 300 entries of a static table, each an uninterpreted term: listed, their values elided past
+  // a budget (a real class initialiser's table made the JSON of one method 26 MB).
+  const std::string a = fixtureClass("realcode/bigtable", "old", "realcode.bigtable", "Table");
+  const std::string b = fixtureClass("realcode/bigtable", "new", "realcode.bigtable", "Table");
+  JsonRun j = runJson({a, b});
+  ASSERT_TRUE(j.ok) << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ");
+  EXPECT_LT(j.run.out.size(), 600000u);
+  bool elided = false, listed = false;
+  for (const Json& part : j.json["partitions"].array)
+    for (const Json& e : part["effect_old"]["state"].array) {
+      elided = elided || e["value"].string == "(elided)";
+      listed = listed || e["name"].string == "Table.NAMES[299]";
+    }
+  EXPECT_TRUE(elided);
+  EXPECT_TRUE(listed);
+}
+
 TEST(IdenticalCode, DifferentlyNamedClassesOfOneFolderAreAnalysed) {
   // The benchmark's layout: OldV.class and NewV.class side by side, so that the old class is on
   // the new version's class path too; the new version differs (NEQ), never "identical code".

@@ -289,6 +289,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     if (stopAtNeq) eo.cancel = &neqFound;
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
+    classifier.setOwner(!p.is_static && !p.is_constructor, p.orig_old_name);
     WitnessStage witnesses(env, program, *runM, inputs, tm);
     if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
     Explainer explainer(env, program, *runM, inputs, tm, eo, runArgs);
@@ -301,11 +302,13 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
       std::vector<terms::Term> model;
       std::vector<witness::InputValue> refs;
+      witness::CallContext context;
       if (!r.witness.empty()) {
         model = classifier.lastModel();
         refs = classifier.lastReferenceInputs();
+        context = classifier.lastContext();
       }
-      if (o.mode != "prv") witnesses.process(raw, r, model, refs);
+      if (o.mode != "prv") witnesses.process(raw, r, model, refs, context);
       if (usage && !abs.empty()) countUsage(tm, raw, r, *usage);
       if (o.mode == "prv") {
         r.result = classify::withoutBestEffort(r.result);

@@ -275,7 +275,7 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
       // A string or an array is written as the literal a replay builds; an object by its shape.
       last_refs_[i] = referenceInput(p, w.name, valueOf);
       const bool built = last_refs_[i].buildable();
-      w.literal = built ? witness::javaLiteral(inputs_.types[i], last_refs_[i]) : shapeOf(w.name);
+      w.literal = built ? witness::javaLiteral(inputs_.types[i], last_refs_[i], class_) : shapeOf(w.name);
       call += std::string(i ? ", " : "") + (built || w.literal == "null" ? w.literal : w.name);
       r.witness.push_back(std::move(w));
       last_model_.push_back(Term{});
@@ -290,6 +290,13 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
     r.witness.push_back(std::move(w));
   }
   r.witness_call = call + ")";
+  last_context_ = callContext(p, instance_, valueOf);
+  // The receiver and the static fields the replay sets, written like the other inputs.
+  const jvm::TypeDesc self = jvm::parseFieldDescriptor("L" + (class_.empty() ? std::string("Object") : class_) + ";");
+  if (instance_ && last_context_.receiver.buildable())
+    r.witness_call = witness::javaLiteral(self, last_context_.receiver, class_) + "." + r.witness_call;
+  if (last_context_.statics.buildable() && !last_context_.statics.field_names.empty())
+    r.witness_call += " with " + witness::javaLiteral(self, last_context_.statics, class_);
   // The input heap: the receiver's and the parameters' fields read on the path.
   for (const std::string& f : p.heap) {
     if (f.find('.') == std::string::npos || f.rfind(" != null") != f.size() - 8) continue;

@@ -52,6 +52,14 @@ class PartitionClassifier {
   /// The reference inputs of the last witness as a replay builds them (aligned with the
   /// inputs; primitives and shapes a replay cannot build are not buildable()).
   const std::vector<witness::InputValue>& lastReferenceInputs() const { return last_refs_; }
+  /// The receiver and static fields of the last witness as a replay builds them.
+  const witness::CallContext& lastContext() const { return last_context_; }
+  /// Whether the analysed method is an instance method (witnesses get a receiver), and the
+  /// analysed class's internal name (how witnesses name it).
+  void setOwner(bool instance, std::string cls) {
+    instance_ = instance;
+    class_ = std::move(cls);
+  }
   const Counters& counters() const { return counters_; }
 
  private:
@@ -75,6 +83,9 @@ class PartitionClassifier {
   Limits limits_;
   std::vector<terms::Term> last_model_;
   std::vector<witness::InputValue> last_refs_;
+  witness::CallContext last_context_;
+  bool instance_ = false;
+  std::string class_;
   Counters counters_;
   bool last_math_first_ = false;  // the last check's Sat came from math first
 };

@@ -21,6 +21,80 @@ using terms::Term;
 /// Arrays past --max-array-length are replayed up to this length (their elements spelled out).
 constexpr std::int64_t kMaxReplayedLength = 4096;
 
+namespace {
+
+const symexec::InputShape* shapeAt(const symexec::RawPartition& p, const std::string& path) {
+  for (const symexec::InputShape& sh : p.input_shapes)
+    if (sh.path == path) return &sh;
+  return nullptr;
+}
+
+/// An object input: its class and the fields the path read, each built like an input (a field
+/// that holds an input reached by another path first, an alias, is not buildable).
+witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::InputShape& shape,
+                                const std::function<std::uint64_t(Term)>& valueOf) {
+  using Ref = witness::InputValue::Ref;
+  witness::InputValue v;
+  v.sort = terms::Sort::Ref;
+  if (shape.other_state) return v;
+  v.ref = Ref::Object;
+  v.cls = shape.cls;
+  for (const symexec::InputShape::Field& f : shape.fields) {
+    witness::InputValue fv;
+    jvm::TypeDesc t;
+    try {
+      t = jvm::parseFieldDescriptor(f.desc);
+    } catch (const std::exception&) {
+      return witness::InputValue{terms::Sort::Ref};
+    }
+    fv.sort = symexec::sortOf(t);
+    if (!f.reference) {
+      fv.bits = f.value ? valueOf(f.value) : 0;
+    } else if (f.target.empty()) {
+      fv.ref = Ref::Null;
+    } else {
+      const symexec::InputShape* target = shapeAt(p, f.target);
+      if (!target || f.target != shape.path + "." + f.name) return witness::InputValue{terms::Sort::Ref};
+      fv = shapeValue(p, *target, valueOf);
+      if (!fv.buildable()) return witness::InputValue{terms::Sort::Ref};
+    }
+    v.field_names.push_back(f.name);
+    v.field_descs.push_back(f.desc);
+    v.field_values.push_back(std::move(fv));
+  }
+  return v;
+}
+
+}  // namespace
+
+witness::InputValue shapeValue(const symexec::RawPartition& p, const symexec::InputShape& shape,
+                               const std::function<std::uint64_t(Term)>& valueOf) {
+  using Ref = witness::InputValue::Ref;
+  witness::InputValue v;
+  v.sort = terms::Sort::Ref;
+  if (!shape.is_array && shape.cls != "java/lang/String") return objectValue(p, shape, valueOf);
+  if (shape.other_state) return v;
+  if (shape.is_array) {
+    if (shape.cls.size() < 2) return v;
+    v.ref = Ref::Array;
+    v.elem = shape.cls.substr(1);
+    const bool references = v.elem[0] == 'L' || v.elem[0] == '[';
+    for (Term e : shape.elements) v.elems.push_back(references ? 0 : valueOf(e));  // reference elements: null
+    if (shape.length_term) {  // past the bound, no element read: zeros (nulls) of the model's length
+      const auto n = static_cast<std::int64_t>(static_cast<std::int32_t>(valueOf(shape.length_term)));
+      if (n < 0 || n > kMaxReplayedLength) {
+        v.ref = Ref::None;  // (a length a witness cannot spell out: not replayed)
+        return v;
+      }
+      v.elems.assign(static_cast<std::size_t>(n), 0);
+    }
+    return v;
+  }
+  v.ref = Ref::String;
+  for (Term e : shape.elements) v.elems.push_back(valueOf(e) & 0xFFFFu);
+  return v;
+}
+
 witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
                                    const std::function<std::uint64_t(Term)>& valueOf) {
   using Ref = witness::InputValue::Ref;
@@ -33,35 +107,31 @@ witness::InputValue referenceInput(const symexec::RawPartition& p, const std::st
     }
     if (f.rfind(name + " == ", 0) == 0) return v;  // the same object as another input
   }
-  const symexec::InputShape* shape = nullptr;
-  for (const symexec::InputShape& sh : p.input_shapes)
-    if (sh.path == name) shape = &sh;
+  const symexec::InputShape* shape = shapeAt(p, name);
   if (!shape) {  // never looked at on the path: any value will do
     v.ref = Ref::Null;
     return v;
   }
-  if (shape->other_state) return v;
-  if (shape->is_array) {
-    if (shape->cls.size() < 2) return v;
-    v.ref = Ref::Array;
-    v.elem = shape->cls.substr(1);
-    const bool references = v.elem[0] == 'L' || v.elem[0] == '[';
-    for (Term e : shape->elements) v.elems.push_back(references ? 0 : valueOf(e));  // reference elements: null
-    if (shape->length_term) {  // past the bound, no element read: zeros (nulls) of the model's length
-      const auto n = static_cast<std::int64_t>(static_cast<std::int32_t>(valueOf(shape->length_term)));
-      if (n < 0 || n > kMaxReplayedLength) {
-        v.ref = Ref::None;  // (a length a witness cannot spell out: not replayed)
-        return v;
-      }
-      v.elems.assign(static_cast<std::size_t>(n), 0);
+  return shapeValue(p, *shape, valueOf);
+}
+
+witness::CallContext callContext(const symexec::RawPartition& p, bool instance,
+                                 const std::function<std::uint64_t(Term)>& valueOf) {
+  witness::CallContext c;
+  c.receiver.sort = terms::Sort::Ref;
+  if (instance) {
+    const symexec::InputShape* self = shapeAt(p, "this");
+    if (self) {
+      c.receiver = shapeValue(p, *self, valueOf);
+    } else {  // the receiver's state was never read: any object of the class
+      c.receiver.ref = witness::InputValue::Ref::Object;
+      c.receiver.cls = "<main>";
     }
-    return v;
   }
-  if (shape->cls == "java/lang/String") {
-    v.ref = Ref::String;
-    for (Term e : shape->elements) v.elems.push_back(valueOf(e) & 0xFFFFu);
-  }
-  return v;
+  c.statics.sort = terms::Sort::Ref;
+  for (const symexec::InputShape& sh : p.input_shapes)
+    if (sh.cls == "<statics>") c.statics = shapeValue(p, sh, valueOf);
+  return c;
 }
 
 WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
@@ -70,6 +140,7 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   const Options& o = *env.options;
   enabled_ = o.replay != "off";
   for (Term t : inputs.terms) has_references_ = has_references_ || tm.sort(t) == terms::Sort::Ref;
+  instance_ = !env.prepared.is_static && !env.prepared.is_constructor;
   renv_.program = &program;
   renv_.product_run = &run;
   renv_.product_class = env.prepared.product_name;
@@ -109,21 +180,25 @@ witness::SearchProblem WitnessStage::problem(const symexec::RawPartition& raw, C
 }
 
 void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model,
-                           const std::vector<witness::InputValue>& refs) {
+                           const std::vector<witness::InputValue>& refs, const witness::CallContext& context) {
   if (!enabled_ || raw.depth_limited || !raw.product_compare) return;
   const bool effects = !raw.old_effect.state.empty() || !raw.new_effect.state.empty();
-  if (has_references_ || effects) {
-    // The interpreter's replay builds no input objects and compares no heap effects: such a
-    // witness goes to the JVM only (replayAllInJvm), whose different results prove NEQ; with
-    // heap effects, equal results there contradict nothing (the JVM compares results only).
+  const bool statics = context.statics.ref == witness::InputValue::Ref::Object;
+  if (has_references_ || effects || instance_ || statics) {
+    // The interpreter's replay builds no input objects, sets no static fields and compares no
+    // heap effects: such a witness goes to the JVM only (replayAllInJvm), whose different
+    // results prove NEQ; with heap effects, equal results there contradict nothing (the JVM
+    // compares results only).
     if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness.empty()) return;
+    if (instance_ && !context.receiver.buildable()) return;
+    if (statics && !context.statics.buildable()) return;
     std::vector<witness::InputValue> vals = valuesOf(model);
     for (std::size_t i = 0; i < vals.size(); ++i)
       if (vals[i].sort == terms::Sort::Ref) {
         if (i >= refs.size() || !refs[i].buildable()) return;
         vals[i] = refs[i];
       }
-    jvm_inputs_.push_back({r.index, vals});
+    addJvmInputs(r.index, std::move(vals), context);
     if (effects) results_only_.insert(r.index);
     return;
   }
@@ -150,7 +225,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     if (r.result == Verdict::NEQ && !rep.differs)
       rep.note += (rep.note.empty() ? "" : "; ") + std::string("the solver's witness does not replay to a difference");
     r.replays.push_back(rep);
-    jvm_inputs_.push_back({r.index, vals});
+    addJvmInputs(r.index, vals);
     if (r.result == Verdict::MAYBE_NEQ && ok) {
       r.result = Verdict::NEQ;
       r.decided_by = "replay";
@@ -197,7 +272,12 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     r.witness.push_back(w);
   }
   r.witness_call = call + ")";
-  jvm_inputs_.push_back({r.index, *found});
+  addJvmInputs(r.index, *found);
+}
+
+void WitnessStage::addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context) {
+  jvm_inputs_.emplace_back(index, std::move(args));
+  contexts_.push_back(context);
 }
 
 std::vector<Term> WitnessStage::witnessTerms(int index) const {
@@ -329,8 +409,13 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
       renv_.old_classpath = pr.old_classpath->entries();
       renv_.new_classpath = pr.new_classpath->entries();
     }
+    if (!paths) {  // the renamed copies: descriptors that name the analysed class are rewritten
+      renv_.old_original = pr.orig_old_name;
+      renv_.new_original = pr.orig_new_name;
+    }
     auto reps = witness::replayJvm(dir.string(), renv_, paths ? pr.orig_old_name : pr.old_name,
-                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all);
+                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all, contexts_,
+                                   instance_);
     if (reps) {
       for (std::size_t i = 0; i < reps->size() && i < jvm_inputs_.size(); ++i)
         for (PartitionResult& p : it.partitions)

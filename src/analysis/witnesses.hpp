@@ -19,14 +19,25 @@ namespace pasda::analysis {
 witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
                                    const std::function<std::uint64_t(terms::Term)>& valueOf);
 
+/// The value a replay builds for an input of shape `shape` on path `p` (strings, arrays,
+/// objects with the fields the path read; not buildable where the shape cannot be built).
+witness::InputValue shapeValue(const symexec::RawPartition& p, const symexec::InputShape& shape,
+                               const std::function<std::uint64_t(terms::Term)>& valueOf);
+
+/// The receiver (for an instance method: "this" with the fields the path read) and the
+/// analysed class's static fields the path read, as a replay builds them.
+witness::CallContext callContext(const symexec::RawPartition& p, bool instance,
+                                 const std::function<std::uint64_t(terms::Term)>& valueOf);
+
 class WitnessStage {
  public:
   WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
                const symexec::MethodInputs& inputs, terms::TermManager& tm);
   /// Replay or search for one classified partition; may turn it into NEQ (decided_by set).
   /// `refs`: the reference inputs of the witness (referenceInput), aligned with the inputs.
+  /// `context`: its receiver and static fields (callContext).
   void process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model,
-               const std::vector<witness::InputValue>& refs = {});
+               const std::vector<witness::InputValue>& refs = {}, const witness::CallContext& context = {});
   /// Replay every witness of the iteration in one JVM process (replay auto/jvm).
   void replayAllInJvm(IterationResult& it);
   /// For partitions whose terms contain abstractions (MAYBE_REACHABLE paths, UIF outputs): the
@@ -46,6 +57,7 @@ class WitnessStage {
   /// The unabstracted product path of `vals` confirms a difference at high precision.
   bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);
 
+  void addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context = {});
   std::vector<witness::InputValue> valuesOf(const std::vector<terms::Term>& model) const;
   witness::SearchProblem problem(const symexec::RawPartition& raw, symexec::Clock::time_point deadline,
                                  const std::vector<terms::Term>& seed) const;
@@ -57,7 +69,10 @@ class WitnessStage {
   bool enabled_ = true;
   bool has_references_ = false;  // an input is a reference: witnesses are replayed in the JVM only
   double search_left_s_ = 0;
+  /// Inputs to replay in the JVM: (partition index, arguments); contexts_ aligned with it.
   std::vector<std::pair<int, std::vector<witness::InputValue>>> jvm_inputs_;
+  std::vector<witness::CallContext> contexts_;
+  bool instance_ = false;  // an instance method: witnesses need a receiver (JVM replay only)
   std::set<int> results_only_;  // partitions with heap effects: the JVM replay compares their results only
   const symexec::Program* program_ = nullptr;
   const symexec::MethodInfo* run_ = nullptr;

@@ -256,7 +256,7 @@ void Explorer::endPath(State& s, RawPartition&& p) {
   for (const InputObject& o : s.inputs)
     for (const auto& [name, v] : o.fields)
       if (tm_.op(v) == terms::Op::Var) p.heap_vars.push_back(v);
-  for (const InputObject& o : s.inputs) p.input_shapes.push_back(shapeOf(o));
+  for (const InputObject& o : s.inputs) p.input_shapes.push_back(shapeOf(s, o));
   for (int i = 0; i < 3; ++i) p.lines[i] = s.lines[i];
   p.warnings = s.warnings;
   ++stats_.partitions;
@@ -264,13 +264,28 @@ void Explorer::endPath(State& s, RawPartition&& p) {
   (*sink_)(p, solver_);
 }
 
-InputShape Explorer::shapeOf(const InputObject& o) const {
+InputShape Explorer::shapeOf(const State& s, const InputObject& o) const {
   InputShape sh;
   sh.path = o.path;
   sh.cls = o.cls;
   sh.is_array = o.is_array;
-  sh.other_state = !o.ref_fields.empty();
   auto len = o.fields.count("length") ? tm_.asInteger(o.fields.at("length")) : std::nullopt;
+  const bool sequence = o.is_array || o.cls == "java/lang/String";
+  if (!sequence) {  // an object: the fields read, by descriptor
+    for (const auto& [name, v] : o.fields) {
+      auto d = o.descs.find(name);
+      if (d == o.descs.end()) sh.other_state = true;
+      else sh.fields.push_back({name, d->second, v, false, ""});
+    }
+    for (const auto& [name, target] : o.ref_fields) {
+      auto d = o.descs.find(name);
+      if (d == o.descs.end()) sh.other_state = true;
+      else sh.fields.push_back({name, d->second, Term{}, true,
+                                target < 0 ? std::string() : s.inputs[static_cast<std::size_t>(target)].path});
+    }
+    return sh;
+  }
+  sh.other_state = !o.ref_fields.empty();
   if (len) sh.length = *len;
   if (!len && o.is_array && o.fields.count("length")) sh.length_term = o.fields.at("length");
   for (std::int64_t i = 0; len && i < *len; ++i) {

@@ -56,7 +56,7 @@ class Explorer {
 
   // --- ending paths ----------------------------------------------------------------------
   void endPath(State& s, RawPartition&& p);
-  InputShape shapeOf(const InputObject& o) const;
+  InputShape shapeOf(const State& s, const InputObject& o) const;
   /// Why a path is cut: Decisions, the depth limit's budget of counted decisions; Depth, another
   /// bound of the exploration (heap bound, array and string lengths); Steps, CallDepth.
   enum class Cut : std::uint8_t { Decisions, Depth, Steps, CallDepth };

@@ -178,6 +178,7 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
   for (int sd : {kOld, kNew})
     if (&s.heap[in->side_obj[sd]] == &o) side = sd;
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
+  in->descs[name] = isRefDesc(desc) && desc[0] == 'L' ? "L" + originalName(classOfDesc(desc)) + ";" : originalName(desc);
   if (!isRefDesc(desc)) {
     Term v = inputVar(s, in->path + "." + name, desc[0]);
     s.inputs[static_cast<std::size_t>(k)].fields[name] = v;
@@ -402,6 +403,9 @@ Checked<Term> InputHeap::untouchedField(State& s, Object& missing, int missingSi
     InputObject& in = s.inputs[static_cast<std::size_t>(missing.input)];
     Term filler = tm_.var(in.path + "." + n, tm_.sort(known));
     in.fields[n] = filler;
+    if (const LoadedClass* c = program_.find(static_cast<Side>(missingSide), missing.cls))
+      for (const jvm::Field& fld : c->cf.fields)
+        if (fld.name == n && !fld.isStatic()) in.descs[n] = fld.descriptor;
     explorer_.addInputVar(filler);
     return filler;
   }

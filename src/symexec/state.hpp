@@ -69,6 +69,7 @@ struct InputObject {
   bool is_array = false;
   std::map<std::string, Term> fields;  // materialised input values (refs as side-neutral input ids)
   std::map<std::string, int> ref_fields;  // field -> input object index, -1 for null
+  std::map<std::string, std::string> descs;  // field -> its descriptor (for replay)
   std::uint64_t side_obj[3] = {0, 0, 0};  // heap id of each side's copy
 };
 

@@ -113,13 +113,19 @@ std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::st
       if (p.result != analysis::Verdict::NEQ || p.witness.empty()) continue;
       const analysis::Replay* r = evidence(p);
       if (!r) continue;
+      // A witness with a receiver or static fields to set (`Box{n = 1}.m(2)`, `m(2) with
+      // static{...}`) has no pasteable call: no test (the JVM replay builds them by reflection).
+      if (!p.witness_call.empty() &&
+          (p.witness_call.rfind(method + "(", 0) != 0 || p.witness_call.find(") with ") != std::string::npos))
+        continue;
       // The parameters come first in the witness (the input heap's entries follow); each must
       // be a pasteable literal: not an object the replay could not build.
       std::string args;
       bool ok = p.witness.size() >= md.params.size();
       for (std::size_t i = 0; ok && i < md.params.size(); ++i) {
         const std::string& lit = p.witness[i].literal;
-        if (lit.empty() || lit == "?" || lit == "new object" || lit.rfind("same object as ", 0) == 0) ok = false;
+        const bool object = !lit.empty() && lit.back() == '}' && lit.rfind("new ", 0) != 0;  // Box{n = 1}
+        if (lit.empty() || lit == "?" || object || lit.rfind("same object as ", 0) == 0) ok = false;
         args += (i ? ", " : "") + lit;
       }
       if (!ok) continue;

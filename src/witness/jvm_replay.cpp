@@ -20,6 +20,7 @@
 #include "pasda/jvm/loader.hpp"
 #include "pasda/product/assembler.hpp"
 #include "pasda/witness/witness.hpp"
+#include "driver.hpp"
 #include "render.hpp"
 
 namespace pasda::witness {
@@ -64,91 +65,6 @@ namespace {
 
 constexpr const char* kTag = "PASDA-REPLAY";
 
-
-void pushConstant(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, std::uint64_t bits) {
-  switch (t.kind) {
-    case 'J':
-      a.op(Opcode::ldc2_w);
-      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
-      break;
-    case 'D':
-      a.op(Opcode::ldc2_w);
-      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
-      a.invoke(Opcode::invokestatic, "java/lang/Double", "longBitsToDouble", "(J)D");
-      break;
-    case 'F':
-      a.op(Opcode::ldc_w);
-      a.u2(pool.addInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))));
-      a.invoke(Opcode::invokestatic, "java/lang/Float", "intBitsToFloat", "(I)F");
-      break;
-    case 'L': case '[':
-      a.op(Opcode::aconst_null);
-      break;
-    default: {
-      auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
-      if (t.kind == 'Z') v = bits ? 1 : 0;
-      if (v >= -32768 && v <= 32767) {
-        a.iconst(v);
-      } else {
-        a.op(Opcode::ldc_w);
-        a.u2(pool.addInteger(v));
-      }
-    }
-  }
-}
-
-void pushInt(product::Assembler& a, jvm::ConstantPool& pool, std::int32_t v) {
-  if (v >= -32768 && v <= 32767) {
-    a.iconst(v);
-  } else {
-    a.op(Opcode::ldc_w);
-    a.u2(pool.addInteger(v));
-  }
-}
-
-/// An array of `elemDesc` with the given elements (reference elements are null).
-void pushArray(product::Assembler& a, jvm::ConstantPool& pool, const std::string& elemDesc,
-               const std::vector<std::uint64_t>& elems) {
-  const jvm::TypeDesc et = jvm::parseFieldDescriptor(elemDesc);
-  pushInt(a, pool, static_cast<std::int32_t>(elems.size()));
-  if (et.kind == 'L' || et.kind == '[') {
-    a.op(Opcode::anewarray);
-    a.u2(pool.addClass(et.kind == 'L' ? et.className() : et.text));
-    return;  // elements stay null
-  }
-  struct Kind { char k; std::uint8_t atype; Opcode store; };
-  static const Kind kinds[] = {{'Z', 4, Opcode::bastore}, {'C', 5, Opcode::castore}, {'F', 6, Opcode::fastore},
-                               {'D', 7, Opcode::dastore}, {'B', 8, Opcode::bastore}, {'S', 9, Opcode::sastore},
-                               {'I', 10, Opcode::iastore}, {'J', 11, Opcode::lastore}};
-  const Kind* k = nullptr;
-  for (const Kind& c : kinds)
-    if (c.k == et.kind) k = &c;
-  if (!k) throw std::invalid_argument("no array of " + elemDesc);
-  a.op(Opcode::newarray);
-  a.u1(k->atype);
-  for (std::size_t i = 0; i < elems.size(); ++i) {
-    a.op(Opcode::dup);
-    pushInt(a, pool, static_cast<std::int32_t>(i));
-    pushConstant(a, pool, et, elems[i]);
-    a.op(k->store);
-  }
-}
-
-/// An input of the call: a constant, or a fresh string or array built from the witness (one
-/// per call, so that what one version does to it cannot reach the other).
-void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, const InputValue& v) {
-  if (v.sort != terms::Sort::Ref) return pushConstant(a, pool, t, v.bits);
-  switch (v.ref) {
-    case InputValue::Ref::String:
-      a.newObject("java/lang/String");
-      a.op(Opcode::dup);
-      pushArray(a, pool, "C", v.elems);
-      a.invoke(Opcode::invokespecial, "java/lang/String", "<init>", "([C)V");
-      return;
-    case InputValue::Ref::Array: pushArray(a, pool, v.elem, v.elems); return;
-    default: a.op(Opcode::aconst_null); return;
-  }
-}
 
 /// Values of a reference result compared by content: strings (as their UTF-16 units), boxes
 /// and arrays of primitives. Other objects are compared by null-ness only.
@@ -199,15 +115,105 @@ void renderReference(product::Assembler& a, const jvm::TypeDesc& t, RefResult ki
 }
 
 
-// One version's call for witness `w`: try { r = call; } catch (Throwable t) { print throw }.
+/// What the calls of one witness are given: its arguments, and its receiver and statics.
+struct WitnessCall {
+  const std::vector<InputValue>* args = nullptr;
+  const CallContext* context = nullptr;
+  bool instance = false;
+};
+
+/// One call of every witness by a driver: the class called, the side it prints, and the
+/// analysed class's name in that version's own class files ("" = the called class).
+struct DriverCall {
+  std::string cls;
+  const char* side;
+  std::string original;
+};
+
+constexpr int kFirstInput = 4;  // a witness method's locals: 0-1 result, 2 exception, inputs from 4
+
+/// Prints the class name of the Throwable in local `slot` after `prefix`.
+void printThrowable(product::Assembler& a, const std::string& prefix, int slot) {
+  printString(a, prefix, false);
+  a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+  a.load('L', slot);
+  a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
+  a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+}
+
+/// Prints the result kept in local 0 as `printed` ('V', 'L' for a rendering, 'I', 'J').
+void printResult(product::Assembler& a, const std::string& prefix, char printed) {
+  if (printed == 'V') return printString(a, prefix + " void", true);
+  printString(a, prefix + (printed == 'L' ? " obj " : " ret "), false);
+  a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+  a.load(printed, 0);
+  const char* sig = printed == 'L' ? "(Ljava/lang/String;)V" : printed == 'J' ? "(J)V" : "(I)V";
+  a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", sig);
+}
+
+/// `descriptor` as the called class's version has it: the analysed class under its called name.
+std::string calledDescriptor(const std::string& descriptor, const DriverCall& c) {
+  if (c.original.empty() || c.original == c.cls) return descriptor;
+  std::string out = descriptor;
+  const std::string from = "L" + c.original + ";", to = "L" + c.cls + ";";
+  for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size()))
+    out.replace(at, from.size(), to);
+  return out;
+}
+
+/// Sets the statics and builds the receiver and arguments of one call into locals (from
+/// kFirstInput), inside a handler that prints "<prefix> setup <exception>" and jumps to
+/// `after` when they cannot be built. Returns the locals to load for the call, in order.
+std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFile& cf,
+                                            std::vector<jvm::ExceptionHandler>& handlers, const jvm::MethodDesc& md,
+                                            const WitnessCall& in, const detail::DriverNames& names,
+                                            const std::string& prefix, int after) {
+  std::vector<std::pair<char, int>> loads;
+  const std::uint16_t start = a.here();
+  if (in.context) detail::setStatics(a, cf.pool, in.context->statics, names);
+  int slot = kFirstInput;
+  if (in.instance) {
+    InputValue none;
+    none.sort = terms::Sort::Ref;
+    detail::pushInput(a, cf.pool, jvm::parseFieldDescriptor("L" + names.called + ";"),
+                      in.context ? in.context->receiver : none, names);
+    a.store('L', slot);
+    loads.emplace_back('L', slot++);
+  }
+  for (std::size_t i = 0; i < md.params.size(); ++i) {
+    detail::pushInput(a, cf.pool, md.params[i], in.args && i < in.args->size() ? (*in.args)[i] : InputValue{}, names);
+    const char k = md.params[i].kind == '[' ? 'L' : md.params[i].kind;
+    a.store(k, slot);
+    loads.emplace_back(k, slot);
+    slot += md.params[i].slots();
+  }
+  const std::uint16_t end = a.here();
+  const int call = a.newLabel();
+  a.jump(Opcode::goto_, call);
+  const std::uint16_t handler = a.here();
+  a.store('L', 2);
+  printThrowable(a, prefix + " setup ", 2);
+  a.jump(Opcode::goto_, after);
+  handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
+  a.bind(call);
+  return loads;
+}
+
+// One version's call for witness `w`: build its inputs, then try { r = call; } catch
+// (Throwable t) { print throw }.
 void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::ExceptionHandler>& handlers,
-              const std::string& owner, const std::string& method, const jvm::MethodDesc& md,
-              const std::string& descriptor, const std::vector<InputValue>& in, const std::string& prefix) {
+              const DriverCall& c, const std::string& driver, const std::string& method,
+              const std::string& descriptor, const WitnessCall& in, const std::string& prefix) {
+  const std::string desc = calledDescriptor(descriptor, c);
+  const jvm::MethodDesc md = jvm::parseMethodDescriptor(desc);
   const char rk = md.ret.kind;
+  const detail::DriverNames names{c.cls, driver};
+  int after = a.newLabel();
+  const std::vector<std::pair<char, int>> loads = emitSetup(a, cf, handlers, md, in, names, prefix, after);
   std::uint16_t start = a.here();
-  for (std::size_t i = 0; i < md.params.size(); ++i)
-    pushInput(a, cf.pool, md.params[i], i < in.size() ? in[i] : InputValue{});
-  a.invoke(Opcode::invokestatic, owner, method, descriptor);
+  for (auto [k, slot] : loads) a.load(k, slot);
+  a.invoke(in.instance ? Opcode::invokevirtual : Opcode::invokestatic, c.cls, method, desc);
   // Turn the result into an int or long to print: raw bits of floating values.
   char printed = 'I';
   const RefResult refKind = refResultKind(md.ret);
@@ -235,41 +241,17 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   }
   if (printed != 'V') a.store(printed, 0);
   std::uint16_t end = a.here();
-  int after = a.newLabel();
-  if (printed == 'V') {
-    printString(a, prefix + " void", true);
-  } else if (printed == 'L') {
-    printString(a, prefix + " obj ", false);
-    a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
-    a.load('L', 0);
-    a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
-  } else {
-    printString(a, prefix + " ret ", false);
-    a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
-    a.load(printed, 0);
-    a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", printed == 'J' ? "(J)V" : "(I)V");
-  }
+  printResult(a, prefix, printed);
   a.jump(Opcode::goto_, after);
   std::uint16_t handler = a.here();
   a.store('L', 2);
-  printString(a, prefix + " throw ", false);
-  a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
-  a.load('L', 2);
-  a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
-  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
-  a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+  printThrowable(a, prefix + " throw ", 2);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
 
-/// One call of every witness by a driver: the class called and the side it prints.
-struct DriverCall {
-  std::string cls;
-  const char* side;
-};
-
 jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall>& calls, const std::string& method,
-                           const std::string& descriptor, const std::vector<std::vector<InputValue>>& inputs) {
+                           const std::string& descriptor, const std::vector<WitnessCall>& inputs) {
   jvm::MethodDesc md = jvm::parseMethodDescriptor(descriptor);
   jvm::ClassFile cf;
   cf.major_version = 49;
@@ -277,16 +259,18 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   cf.access_flags = jvm::acc::Public | jvm::acc::Super;
   cf.this_class = cf.pool.addClass(name);
   cf.super_class = cf.pool.addClass("java/lang/Object");
-  const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 8);
+  const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 48);
+  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 1 + md.paramSlots());
   for (std::size_t w = 0; w < inputs.size(); ++w) {
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;
     std::string base = std::string(kTag) + " " + std::to_string(w);
-    for (const DriverCall& c : calls)
-      emitCall(a, cf, handlers, c.cls, method, md, descriptor, inputs[w], base + " " + c.side);
+    for (const DriverCall& c : calls) emitCall(a, cf, handlers, c, name, method, descriptor, inputs[w], base + " " + c.side);
     a.op(Opcode::return_);
-    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V", a.finish(), maxStack, 3, std::move(handlers)));
+    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V",
+                                             a.finish(), maxStack, maxLocals, std::move(handlers)));
   }
+  detail::addBuildHelpers(cf);
   product::Assembler a(cf.pool);
   for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
   printString(a, std::string(kTag) + " done", true);
@@ -373,7 +357,7 @@ bool runSplit(const std::string& java, const std::string& classDir, const Replay
 
 struct Observed {
   bool seen = false;
-  enum { Value, Void, Throw, Text } kind = Value;
+  enum { Value, Void, Throw, Text, Setup } kind = Value;  // Setup: the inputs could not be built
   std::uint64_t bits = 0;
   std::string exception;
   std::string text;  // Text: the rendering of a reference result (renderReference)
@@ -407,18 +391,20 @@ using Drivers = std::vector<std::pair<std::string, std::vector<DriverCall>>>;  /
 /// The drivers of one replay. The old version is called twice (fresh inputs each time): outputs
 /// that change from one call to the next (a counter, a clock, identity hashes) are no
 /// difference between the versions.
-Drivers planDrivers(const std::string& base, const std::string& oldC, const std::string& newC, bool split) {
-  if (!split) return {{base, {{oldC, "old"}, {newC, "new"}, {oldC, "again"}}}};
+Drivers planDrivers(const std::string& base, const std::string& oldC, const std::string& newC, bool split,
+                    const ReplayEnv& env) {
+  if (!split)
+    return {{base, {{oldC, "old", env.old_original}, {newC, "new", env.new_original}, {oldC, "again", env.old_original}}}};
   // Each version in a JVM of its own, the driver in the called class's package (so that a
   // package-private method can be called).
   auto package = [](const std::string& cls) { return cls.substr(0, cls.rfind('/') + 1); };
-  return {{package(oldC) + base + "_old", {{oldC, "old"}, {oldC, "again"}}},
-          {package(newC) + base + "_new", {{newC, "new"}}}};
+  return {{package(oldC) + base + "_old", {{oldC, "old", ""}, {oldC, "again", ""}}},
+          {package(newC) + base + "_new", {{newC, "new", ""}}}};
 }
 
 /// Writes the drivers' class files under `classDir` (their paths into `files`); "" or why not.
 std::string writeDrivers(const std::string& classDir, const Drivers& drivers, const std::string& method,
-                         const std::string& descriptor, const std::vector<std::vector<InputValue>>& inputs,
+                         const std::string& descriptor, const std::vector<WitnessCall>& inputs,
                          std::vector<fs::path>& files) {
   try {
     for (const auto& [driver, calls] : drivers) {
@@ -455,9 +441,9 @@ std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& o
       std::getline(ls >> std::ws, o.text);
     } else if (what == "void") {
       o.kind = Observed::Void;
-    } else if (what == "throw") {
+    } else if (what == "throw" || what == "setup") {
       ls >> o.exception;
-      o.kind = Observed::Throw;
+      o.kind = what == "throw" ? Observed::Throw : Observed::Setup;
     } else if (what == "ret") {
       long long v = 0;
       if (!(ls >> v)) continue;
@@ -478,6 +464,11 @@ void judge(analysis::Replay& r, const jvm::TypeDesc& ret, const Observed& a, con
     r.note = timedOut ? "the JVM did not finish within the replay timeout" : "no output from the JVM for this witness";
     return;
   }
+  if (a.kind == Observed::Setup || b.kind == Observed::Setup) {
+    r.note = "not judged: the JVM could not build the witness's inputs (" +
+             (a.kind == Observed::Setup ? a.exception : b.exception) + ")";
+    return;
+  }
   auto text = [&](const Observed& o) {
     if (o.kind == Observed::Void) return std::string(detail::voidText());
     if (o.kind == Observed::Throw) return detail::throwsText(o.exception);
@@ -489,7 +480,7 @@ void judge(analysis::Replay& r, const jvm::TypeDesc& ret, const Observed& a, con
   r.differs = !a.same(b, ret.kind);
   if (a.kind == Observed::Value && (ret.kind == 'L' || ret.kind == '[') && (a.bits || b.bits))
     r.note = "object results are not compared";
-  if (r.differs && again.seen && !again.same(a, ret.kind)) {
+  if (r.differs && again.seen && again.kind != Observed::Setup && !again.same(a, ret.kind)) {
     r.differs = false;
     r.note = "the old version gives different outputs on two calls with these inputs (" + r.old_out + ", then " +
              text(again) + "): not a difference between the versions";
@@ -502,6 +493,14 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs) {
+  return replayJvm(classDir, env, oldClass, newClass, method, descriptor, inputs, {}, false);
+}
+
+std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+                                                        const std::string& oldClass, const std::string& newClass,
+                                                        const std::string& method, const std::string& descriptor,
+                                                        const std::vector<std::vector<InputValue>>& inputs,
+                                                        const std::vector<CallContext>& contexts, bool instance) {
   std::string java = findJava(env.java);
   if (java.empty()) return std::nullopt;
   std::vector<analysis::Replay> out(inputs.size());
@@ -526,13 +525,16 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
       "PasdaReplayDriver" + std::to_string(::getpid()) + "_" +
       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000007);
   const bool split = !env.old_classpath.empty() && !env.new_classpath.empty();
-  const Drivers drivers = planDrivers(base, internal(oldClass), internal(newClass), split);
+  const Drivers drivers = planDrivers(base, internal(oldClass), internal(newClass), split, env);
   std::vector<fs::path> files;
   auto removeDrivers = [&] {
     std::error_code ec;
     for (const fs::path& f : files) fs::remove(f, ec);
   };
-  if (std::string why = writeDrivers(classDir, drivers, method, descriptor, inputs, files); !why.empty()) {
+  std::vector<WitnessCall> calls;
+  for (std::size_t w = 0; w < inputs.size(); ++w)
+    calls.push_back({&inputs[w], w < contexts.size() ? &contexts[w] : nullptr, instance});
+  if (std::string why = writeDrivers(classDir, drivers, method, descriptor, calls, files); !why.empty()) {
     removeDrivers();
     return failAll(why);
   }

@@ -96,8 +96,16 @@ bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
 
 }  // namespace detail
 
-std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v) {
+std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const std::string& mainClass) {
   if (v.sort != terms::Sort::Ref) return detail::literal(type.kind, v.bits);
+  auto named = [&](std::string text) {  // "<main>" as the analysed class, dotted
+    std::string main = mainClass;
+    for (char& c : main)
+      if (c == '/') c = '.';
+    for (std::size_t at = text.find("<main>"); !main.empty() && at != std::string::npos; at = text.find("<main>", at))
+      text.replace(at, 6, main);
+    return text;
+  };
   switch (v.ref) {
     case InputValue::Ref::Null: return "null";
     case InputValue::Ref::String: return detail::stringLiteral(v.elems);
@@ -108,9 +116,26 @@ std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v) {
       } catch (const std::exception&) {
         return "?";
       }
-      if (et.kind == 'L' || et.kind == '[') return "new " + et.javaName() + "[" + std::to_string(v.elems.size()) + "]";
+      if (et.kind == 'L' || et.kind == '[') return "new " + named(et.javaName()) + "[" + std::to_string(v.elems.size()) + "]";
       std::string out = "new " + et.javaName() + "[] {";
       for (std::size_t i = 0; i < v.elems.size(); ++i) out += (i ? ", " : "") + detail::literal(et.kind, v.elems[i]);
+      return out + "}";
+    }
+    case InputValue::Ref::Object: {  // readable, not Java: Box{count = 3, items = new int[] {1}}
+      std::string cls = v.cls == "<main>" && mainClass.empty() ? type.javaName() : named(v.cls);
+      if (cls == "<statics>") cls = "static";
+      for (char& c : cls)
+        if (c == '/') c = '.';
+      std::string out = cls.substr(cls.rfind('.') == std::string::npos ? 0 : cls.rfind('.') + 1) + "{";
+      for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+        jvm::TypeDesc ft;
+        try {
+          ft = jvm::parseFieldDescriptor(v.field_descs[i]);
+        } catch (const std::exception&) {
+          return "?";
+        }
+        out += (i ? ", " : "") + v.field_names[i] + " = " + javaLiteral(ft, v.field_values[i], mainClass);
+      }
       return out + "}";
     }
     case InputValue::Ref::None: break;

@@ -29,6 +29,10 @@ Pred intIs(std::function<bool(long long)> f) {
 Pred textIs(const std::string& want) {
   return [want](const std::string& s) { return s == want; };
 }
+/// A fresh object of class `cls` (simple name) as the replay builds it: "Item{qty = 10}".
+Pred freshObject(const std::string& cls) {
+  return [cls](const std::string& s) { return s.rfind(cls + "{", 0) == 0 && s.back() == '}'; };
+}
 Pred nonNullObject() {
   return [](const std::string& s) { return !s.empty() && s != "null"; };
 }
@@ -69,7 +73,7 @@ std::vector<ObjCase> cases() {
       {"helper_neq", "objects2/helper_neq", "objects2.helper", "Price", {}, "NEQ", neq, "",
        {{"qty", intIs([](long long v) { return v >= 100; })}, {"this.unit", intIs([](long long v) { return v != 0; })}}},
       {"fieldread", "objects2/fieldread", "objects2.fieldread", "Orders", {}, "NEQ", neq, "",
-       {{"it", textIs("new object")}, {"it.qty", intIs([](long long v) { return v == 10; })}}},
+       {{"it", freshObject("Orders$Item")}, {"it.qty", intIs([](long long v) { return v == 10; })}}},
       {"newobj_eq", "objects2/newobj_eq", "objects2.newobj", "Shapes", {}, "EQ", eq, "", {}},
       {"newobj_neq", "objects2/newobj_neq", "objects2.newobj", "Shapes", {}, "NEQ", neq, "result.y",
        {{"a", intIs([](long long v) { return v > 7; })}}},
@@ -77,7 +81,7 @@ std::vector<ObjCase> cases() {
        {{"to", textIs("same object as from")}, {"amount", intIs([](long long v) { return v != 0; })}}},
       // Three distinct boxes are needed to see the difference: at --heap-bound 3 it is found.
       {"heapbound3", "objects2/heapbound", "objects2.heapbound", "Boxes", {"--heap-bound", "3"}, "NEQ", neq, "",
-       {{"a", textIs("new object")}, {"b", textIs("new object")}, {"c", textIs("new object")}}},
+       {{"a", freshObject("Boxes$Box")}, {"b", freshObject("Boxes$Box")}, {"c", freshObject("Boxes$Box")}}},
       // Beyond the default bound (2 boxes) the difference is out of scope: no proof either way.
       {"heapbound2", "objects2/heapbound", "objects2.heapbound", "Boxes", {}, "NEQ",
        {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},

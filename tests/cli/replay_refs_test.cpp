@@ -121,5 +121,61 @@ TEST(ReplayReferences, JUnitTestsAssertStringResults) {
   EXPECT_NE(src.find("assertEquals(\"<>\", realcode.replayrefs.Texts.tag(\"\"));"), std::string::npos) << src;
 }
 
+// Instance methods (tests/fixtures/realcode/receivers): each version's call gets a receiver of
+// its own class, built without a constructor, with the fields the witness names set.
+JsonRun account(const std::string& method) {
+  return runJson({"--method", method, "--stop-at-neq", "no", "--timeout", "30",
+                  fixtureClass("realcode/receivers", "old", "realcode.receivers", "Account"),
+                  fixtureClass("realcode/receivers", "new", "realcode.receivers", "Account")});
+}
+
+/// Some NEQ partition's JVM replay differs with a call holding `literal`; no NEQ's JVM replay
+/// ran to equal outputs.
+void expectReplayedNeq(const JsonRun& j, const std::string& literal) {
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  int differing = 0;
+  for (const auto& [call, rep] : jvmReplays(j.json, "NEQ")) {
+    if (!rep) continue;
+    EXPECT_TRUE((*rep)["differs"].boolean || !(*rep)["note"].string.empty()) << call;
+    if ((*rep)["differs"].boolean && call.find(literal) != std::string::npos) ++differing;
+  }
+  EXPECT_GE(differing, 1) << "no NEQ replayed to a difference with " << literal << "\n" << j.run.out;
+}
+
+TEST(ReplayReferences, AnInstanceMethodsReceiverIsBuiltInTheJvm) {
+  REQUIRE_JAVA();
+  expectReplayedNeq(account("limit"), "Account{parent = Account{balance = ");  // an object field
+  expectReplayedNeq(account("named"), "Account{owner = \"");                   // a string field
+  expectReplayedNeq(account("last"), "Account{history = new long[] {");         // an array field
+  // A parameter of the analysed class: each version's copy is of that version's class.
+  expectReplayedNeq(account("gap"), ".gap(Account{balance = ");
+}
+
+TEST(ReplayReferences, StaticFieldsAreSetBeforeTheCallInTheJvm) {
+  // realcode/mean: `sum / count` reads two non-final statics, inputs of the witness.
+  REQUIRE_JAVA();
+  JsonRun j = runJson({"--method", "mean", "--stop-at-neq", "no",
+                       fixtureClass("realcode/mean", "old", "realcode.mean", "Stats"),
+                       fixtureClass("realcode/mean", "new", "realcode.mean", "Stats")});
+  expectReplayedNeq(j, " with static{count = ");
+}
+
+TEST(ReplayReferences, AnInputTheJvmCannotBuildIsNotJudged) {
+  // An object of an interface type has no class to instantiate: the replay says so and the
+  // solver's proof stands on its own (never "no difference").
+  REQUIRE_JAVA();
+  JsonRun j = account("probe");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  int notJudged = 0;
+  for (const auto& [call, rep] : jvmReplays(j.json, "NEQ"))
+    if (rep && (*rep)["note"].string.rfind("not judged: the JVM could not build", 0) == 0) {
+      EXPECT_FALSE((*rep)["differs"].boolean) << call;
+      ++notJudged;
+    }
+  EXPECT_GE(notJudged, 1) << j.run.out;
+}
+
 }  // namespace
 }  // namespace cli_test

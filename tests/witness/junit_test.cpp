@@ -141,5 +141,35 @@ TEST(JUnitEmit, NothingToPinWritesNoFile) {
   EXPECT_TRUE(pasda::witness::emitJUnit(run, "a.B", "m", "not a descriptor", work.path.string()).empty());
 }
 
+TEST(JUnitEmit, WitnessesWithAReceiverOrStaticsOrObjectsAreNotPinned) {
+  // Their inputs are built by reflection in the JVM replay; a test would need the same code.
+  TempDir work("junit-objects");
+  pasda::analysis::Replay rep;
+  rep.engine = "jvm";
+  rep.differs = true;
+  rep.old_out = "1";
+  rep.new_out = "2";
+  RunResult run;
+  run.iterations.emplace_back();
+  auto add = [&](const std::string& call, const std::string& lit) {
+    PartitionResult p = neqPartition(static_cast<int>(run.iterations[0].partitions.size()) + 1, {{"int", lit}}, rep);
+    p.witness_call = call;
+    run.iterations[0].partitions.push_back(p);
+  };
+  add("B{n = 1}.m(3)", "3");
+  add("m(3) with static{count = 2}", "3");
+  add("m(B{n = 1})", "B{n = 1}");
+  EXPECT_TRUE(pasda::witness::emitJUnit(run, "a.B", "m", "(I)I", work.path.string()).empty());
+  add("m(3)", "3");  // the one pasteable call
+  auto files = pasda::witness::emitJUnit(run, "a.B", "m", "(I)I", work.path.string());
+  ASSERT_EQ(files.size(), 1u);
+  std::ifstream in(files[0]);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string src = text.str();
+  EXPECT_NE(src.find("assertEquals(1, a.B.m(3));"), std::string::npos) << src;
+  EXPECT_EQ(src.find("n = 1"), std::string::npos) << src;
+}
+
 }  // namespace
 }  // namespace wtest

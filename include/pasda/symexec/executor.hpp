@@ -109,7 +109,16 @@ struct InputShape {
   std::vector<terms::Term> elements;   // their elements (input variables, or null for references)
   /// An array past --max-array-length: its length variable (no element was read: any will do).
   terms::Term length_term;
-  bool other_state = false;  // the path read fields or reference fields of it (not replayable)
+  bool other_state = false;  // the path read state of it that `fields` does not describe (not replayable)
+  /// Objects: the fields the path read, with their entry values. A reference field names the
+  /// input it holds by that input's access path ("" for null).
+  struct Field {
+    std::string name, desc;
+    terms::Term value;   // primitive fields
+    bool reference = false;
+    std::string target;  // reference fields: the path of the input object, "" for null
+  };
+  std::vector<Field> fields;
 };
 
 struct RawPartition {

@@ -18,16 +18,32 @@
 namespace pasda::witness {
 
 /// One concrete input value: raw payload bits of a literal of `sort` (as terms::Node::bits);
-/// for a reference input (sort Ref), what a replay builds: null, a string, or an array.
+/// for a reference input (sort Ref), what a replay builds: null, a string, an array, or an
+/// object of a class with the fields the path read set (a tree: no input is reached twice).
 struct InputValue {
   terms::Sort sort = terms::Sort::Int;
   std::uint64_t bits = 0;
-  /// Reference inputs only. None: a shape replay cannot build (an object with fields, an
-  /// alias of another input); such a witness is not replayed.
-  enum class Ref : std::uint8_t { None, Null, String, Array } ref = Ref::None;
+  /// Reference inputs only. None: a shape replay cannot build (an alias of another input, an
+  /// array too long to spell out); such a witness is not replayed.
+  enum class Ref : std::uint8_t { None, Null, String, Array, Object } ref = Ref::None;
   std::string elem;                  // arrays: the element descriptor ("I", "Ljava/lang/String;")
   std::vector<std::uint64_t> elems;  // String: UTF-16 units; arrays: element bits (references: null)
+  /// Objects: the internal class name ("<main>" stands for the analysed class, which each
+  /// version calls by its own name), and the fields to set (name, descriptor, value); the
+  /// other fields keep their default values. A statics holder (the analysed class's non-final
+  /// static fields a path read) has the class name "<statics>".
+  std::string cls;
+  std::vector<std::string> field_names, field_descs;
+  std::vector<InputValue> field_values;
   bool buildable() const { return sort != terms::Sort::Ref || ref != Ref::None; }
+};
+
+/// Everything one replayed call needs besides its arguments: the receiver of an instance
+/// method (an object; Ref::None for a static method or one not built), and the analysed
+/// class's static fields to set before the call (a "<statics>" object, or none).
+struct CallContext {
+  InputValue receiver;
+  InputValue statics;
 };
 
 class JvmSession;
@@ -51,6 +67,9 @@ struct ReplayEnv {
   /// original names: callees in other classes of a release run as that release has them.
   /// Otherwise both renamed copies run in one JVM over the replay directory alone.
   std::vector<std::string> old_classpath, new_classpath;
+  /// The analysed class's names in the versions' own class files when the JVM replay calls
+  /// renamed copies (descriptors that name the class are rewritten per version); "" = none.
+  std::string old_original, new_original;
 };
 
 /// A JVM started once and reused for many replays: a small generated server class reads one
@@ -115,7 +134,9 @@ MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inp
 
 /// A pasteable Java literal of an input value of `type` ("-2.5", "Double.NaN", "(byte) -3", "7L",
 /// "\"a\\u0000b\"", "new int[] {1, 2}", "null").
-std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v);
+/// Objects read `Box{count = 3, items = new int[] {1}}` (not Java); `mainClass` names the
+/// analysed class where an input's class is "<main>".
+std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const std::string& mainClass = "");
 
 /// Replay many witnesses of one run in ONE real JVM process, through the classes that
 /// analysis::emitProduct writes to `classDir`. Returns one Replay per input vector (engine
@@ -124,6 +145,15 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs);
+/// The same for an instance method (or one whose witnesses set static fields): `contexts[w]`
+/// is what witness `w`'s calls need besides their arguments. Each version's call gets its own
+/// receiver, built without a constructor (Unsafe.allocateInstance) with the witness's fields
+/// set by reflection; a witness whose inputs cannot be built in the JVM is not judged.
+std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+                                                        const std::string& oldClass, const std::string& newClass,
+                                                        const std::string& method, const std::string& descriptor,
+                                                        const std::vector<std::vector<InputValue>>& inputs,
+                                                        const std::vector<CallContext>& contexts, bool instance);
 
 /// Write one JUnit 5 test per confirmed NEQ witness of `run` into `dir`: it calls the method
 /// with the witness inputs and asserts the old version's result (passes on the old class,

@@ -1,0 +1,43 @@
+// Internal to witness: the generated code that builds a JVM replay's inputs (jvm_inputs.cpp),
+// used by the replay drivers (jvm_replay.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pasda/jvm/classfile.hpp"
+#include "pasda/jvm/descriptor.hpp"
+#include "pasda/witness/witness.hpp"
+
+namespace pasda::product {
+class Assembler;
+}
+
+namespace pasda::witness::detail {
+
+/// Names a driver's generated code needs: the class one version's call goes to (what
+/// "<main>" in an input's class stands for; empty: no mapping) and the driver class itself
+/// (the owner of the build helpers).
+struct DriverNames {
+  std::string called;
+  std::string driver;
+  std::string map(const std::string& text) const;  // "<main>" -> called
+};
+
+void pushInt(product::Assembler& a, jvm::ConstantPool& pool, std::int32_t v);
+/// A constant of type `t` from raw bits (references: null).
+void pushConstant(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, std::uint64_t bits);
+/// An array of `elemDesc` with the given elements (reference elements are null).
+void pushArray(product::Assembler& a, jvm::ConstantPool& pool, const std::string& elemDesc,
+               const std::vector<std::uint64_t>& elems);
+/// An input of the call: a constant, or a fresh string, array or object built from the witness
+/// (one per call, so that what one version does to it cannot reach the other).
+void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, const InputValue& v,
+               const DriverNames& names);
+/// Sets the called class's static fields a "<statics>" value names (nothing for another value).
+void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names);
+/// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`.
+void addBuildHelpers(jvm::ClassFile& cf);
+
+}  // namespace pasda::witness::detail

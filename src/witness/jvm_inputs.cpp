@@ -1,0 +1,239 @@
+// The inputs of a JVM replay as generated code: constants, strings, arrays, and objects of
+// the declared classes built without a constructor (Unsafe.allocateInstance) whose fields the
+// witness names are set by reflection; the analysed class's static fields likewise.
+#include <stdexcept>
+
+#include "driver.hpp"
+#include "pasda/product/assembler.hpp"
+
+namespace pasda::witness::detail {
+
+using jvm::Opcode;
+
+namespace {
+
+constexpr const char* kAlloc = "pasdaAlloc";
+constexpr const char* kAllocDesc = "(Ljava/lang/Class;)Ljava/lang/Object;";
+constexpr const char* kField = "pasdaField";
+constexpr const char* kFieldDesc = "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/reflect/Field;";
+
+void ldcClass(product::Assembler& a, jvm::ConstantPool& pool, const std::string& internal) {
+  a.op(Opcode::ldc_w);
+  a.u2(pool.addClass(internal));
+}
+
+/// The setter of java.lang.reflect.Field for a field of descriptor `desc`, and its descriptor.
+std::pair<std::string, std::string> setter(const std::string& desc) {
+  switch (desc.empty() ? 'L' : desc[0]) {
+    case 'Z': return {"setBoolean", "(Ljava/lang/Object;Z)V"};
+    case 'B': return {"setByte", "(Ljava/lang/Object;B)V"};
+    case 'C': return {"setChar", "(Ljava/lang/Object;C)V"};
+    case 'S': return {"setShort", "(Ljava/lang/Object;S)V"};
+    case 'I': return {"setInt", "(Ljava/lang/Object;I)V"};
+    case 'J': return {"setLong", "(Ljava/lang/Object;J)V"};
+    case 'F': return {"setFloat", "(Ljava/lang/Object;F)V"};
+    case 'D': return {"setDouble", "(Ljava/lang/Object;D)V"};
+    default: return {"set", "(Ljava/lang/Object;Ljava/lang/Object;)V"};
+  }
+}
+
+/// The boxes, built by their (deprecated, still present) constructors: a fresh object, as an
+/// input object is.
+const char* boxedPrimitive(const std::string& cls) {
+  static const std::pair<const char*, const char*> boxes[] = {
+      {"java/lang/Integer", "I"}, {"java/lang/Long", "J"},   {"java/lang/Short", "S"},  {"java/lang/Byte", "B"},
+      {"java/lang/Character", "C"}, {"java/lang/Boolean", "Z"}, {"java/lang/Float", "F"}, {"java/lang/Double", "D"}};
+  for (const auto& [c, k] : boxes)
+    if (cls == c) return k;
+  return nullptr;
+}
+
+/// The value of one field, or of the statics holder's field, on the stack.
+void pushFieldValue(product::Assembler& a, jvm::ConstantPool& pool, const std::string& desc, const InputValue& v,
+                    const DriverNames& names) {
+  const jvm::TypeDesc t = jvm::parseFieldDescriptor(names.map(desc));
+  if (t.kind == 'L' || t.kind == '[') return pushInput(a, pool, t, v, names);
+  pushConstant(a, pool, t, v.bits);
+}
+
+/// Stack: Field, (receiver or null) -> sets the field to its witness value.
+void setField(product::Assembler& a, jvm::ConstantPool& pool, const std::string& desc, const InputValue& v,
+              const DriverNames& names) {
+  pushFieldValue(a, pool, desc, v, names);
+  const auto [name, sig] = setter(desc);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", name, sig);
+}
+
+void pushObject(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& v, const DriverNames& names) {
+  const std::string cls = names.map(v.cls);
+  if (const char* prim = boxedPrimitive(cls)) {
+    InputValue value;
+    for (std::size_t i = 0; i < v.field_names.size(); ++i)
+      if (v.field_names[i] == "value") value = v.field_values[i];
+    a.newObject(cls);
+    a.op(Opcode::dup);
+    pushConstant(a, pool, jvm::parseFieldDescriptor(prim), value.bits);
+    a.invoke(Opcode::invokespecial, cls, "<init>", std::string("(") + prim + ")V");
+    return;
+  }
+  ldcClass(a, pool, cls);
+  a.invoke(Opcode::invokestatic, names.driver, kAlloc, kAllocDesc);
+  a.op(Opcode::checkcast);
+  a.u2(pool.addClass(cls));
+  for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+    a.op(Opcode::dup);  // obj obj
+    ldcClass(a, pool, cls);
+    a.ldcString(v.field_names[i]);
+    a.invoke(Opcode::invokestatic, names.driver, kField, kFieldDesc);  // obj obj field
+    a.op(Opcode::swap);                                                  // obj field obj
+    setField(a, pool, v.field_descs[i], v.field_values[i], names);
+  }
+}
+
+}  // namespace
+
+std::string DriverNames::map(const std::string& text) const {
+  if (called.empty()) return text;
+  std::string out = text;
+  for (std::size_t at = out.find("<main>"); at != std::string::npos; at = out.find("<main>", at + called.size()))
+    out.replace(at, 6, called);
+  return out;
+}
+
+void pushInt(product::Assembler& a, jvm::ConstantPool& pool, std::int32_t v) {
+  if (v >= -32768 && v <= 32767) {
+    a.iconst(v);
+  } else {
+    a.op(Opcode::ldc_w);
+    a.u2(pool.addInteger(v));
+  }
+}
+
+void pushConstant(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, std::uint64_t bits) {
+  switch (t.kind) {
+    case 'J':
+      a.op(Opcode::ldc2_w);
+      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
+      break;
+    case 'D':
+      a.op(Opcode::ldc2_w);
+      a.u2(pool.addLong(static_cast<std::int64_t>(bits)));
+      a.invoke(Opcode::invokestatic, "java/lang/Double", "longBitsToDouble", "(J)D");
+      break;
+    case 'F':
+      a.op(Opcode::ldc_w);
+      a.u2(pool.addInteger(static_cast<std::int32_t>(static_cast<std::uint32_t>(bits))));
+      a.invoke(Opcode::invokestatic, "java/lang/Float", "intBitsToFloat", "(I)F");
+      break;
+    case 'L': case '[': a.op(Opcode::aconst_null); break;
+    default: {
+      auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+      if (t.kind == 'Z') v = bits ? 1 : 0;
+      pushInt(a, pool, v);
+    }
+  }
+}
+
+void pushArray(product::Assembler& a, jvm::ConstantPool& pool, const std::string& elemDesc,
+               const std::vector<std::uint64_t>& elems) {
+  const jvm::TypeDesc et = jvm::parseFieldDescriptor(elemDesc);
+  pushInt(a, pool, static_cast<std::int32_t>(elems.size()));
+  if (et.kind == 'L' || et.kind == '[') {
+    a.op(Opcode::anewarray);
+    a.u2(pool.addClass(et.kind == 'L' ? et.className() : et.text));
+    return;  // elements stay null
+  }
+  struct Kind { char k; std::uint8_t atype; Opcode store; };
+  static const Kind kinds[] = {{'Z', 4, Opcode::bastore}, {'C', 5, Opcode::castore}, {'F', 6, Opcode::fastore},
+                               {'D', 7, Opcode::dastore}, {'B', 8, Opcode::bastore}, {'S', 9, Opcode::sastore},
+                               {'I', 10, Opcode::iastore}, {'J', 11, Opcode::lastore}};
+  const Kind* k = nullptr;
+  for (const Kind& c : kinds)
+    if (c.k == et.kind) k = &c;
+  if (!k) throw std::invalid_argument("no array of " + elemDesc);
+  a.op(Opcode::newarray);
+  a.u1(k->atype);
+  for (std::size_t i = 0; i < elems.size(); ++i) {
+    a.op(Opcode::dup);
+    pushInt(a, pool, static_cast<std::int32_t>(i));
+    pushConstant(a, pool, et, elems[i]);
+    a.op(k->store);
+  }
+}
+
+void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, const InputValue& v,
+               const DriverNames& names) {
+  if (v.sort != terms::Sort::Ref) return pushConstant(a, pool, t, v.bits);
+  switch (v.ref) {
+    case InputValue::Ref::String:
+      a.newObject("java/lang/String");
+      a.op(Opcode::dup);
+      pushArray(a, pool, "C", v.elems);
+      a.invoke(Opcode::invokespecial, "java/lang/String", "<init>", "([C)V");
+      return;
+    case InputValue::Ref::Array: pushArray(a, pool, names.map(v.elem), v.elems); return;
+    case InputValue::Ref::Object: pushObject(a, pool, v, names); return;
+    default: a.op(Opcode::aconst_null); return;
+  }
+}
+
+void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names) {
+  if (statics.ref != InputValue::Ref::Object) return;
+  for (std::size_t i = 0; i < statics.field_names.size(); ++i) {
+    ldcClass(a, pool, names.called);
+    a.ldcString(statics.field_names[i]);
+    a.invoke(Opcode::invokestatic, names.driver, kField, kFieldDesc);  // field
+    a.op(Opcode::aconst_null);                                           // field null
+    setField(a, pool, statics.field_descs[i], statics.field_values[i], names);
+  }
+}
+
+void addBuildHelpers(jvm::ClassFile& cf) {
+  {  // static Object pasdaAlloc(Class c): an instance of c, no constructor run
+    product::Assembler a(cf.pool);
+    a.ldcString("sun.misc.Unsafe");
+    a.invoke(Opcode::invokestatic, "java/lang/Class", "forName", "(Ljava/lang/String;)Ljava/lang/Class;");
+    a.ldcString("theUnsafe");
+    a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredField", "(Ljava/lang/String;)Ljava/lang/reflect/Field;");
+    a.store('L', 1);
+    a.load('L', 1);
+    a.iconst(1);
+    a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
+    a.load('L', 1);
+    a.op(Opcode::aconst_null);
+    a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
+    a.op(Opcode::checkcast);
+    a.u2(cf.pool.addClass("sun/misc/Unsafe"));
+    a.load('L', 0);
+    a.invoke(Opcode::invokevirtual, "sun/misc/Unsafe", "allocateInstance", kAllocDesc);
+    a.op(Opcode::areturn);
+    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kAlloc, kAllocDesc, a.finish(), 3, 2));
+  }
+  // static Field pasdaField(Class c, String n): the field n declared by c or a superclass,
+  // made accessible (a NullPointerException past Object: no such field)
+  product::Assembler a(cf.pool);
+  const int loop = a.newLabel();
+  a.bind(loop);
+  const std::uint16_t start = a.here();
+  a.load('L', 0);
+  a.load('L', 1);
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredField", "(Ljava/lang/String;)Ljava/lang/reflect/Field;");
+  a.store('L', 2);
+  const std::uint16_t end = a.here();
+  a.load('L', 2);
+  a.iconst(1);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
+  a.load('L', 2);
+  a.op(Opcode::areturn);
+  const std::uint16_t handler = a.here();
+  a.op(Opcode::pop);
+  a.load('L', 0);
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getSuperclass", "()Ljava/lang/Class;");
+  a.store('L', 0);
+  a.jump(Opcode::goto_, loop);
+  std::vector<jvm::ExceptionHandler> hs{{start, end, handler, cf.pool.addClass("java/lang/NoSuchFieldException")}};
+  cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kField, kFieldDesc, a.finish(), 2, 3,
+                                           std::move(hs)));
+}
+
+}  // namespace pasda::witness::detail

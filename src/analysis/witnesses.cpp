@@ -430,6 +430,9 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
             };
             const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty() &&
                              !envError(rep.old_out) && !envError(rep.new_out);
+            if (rep.note.empty() && !rep.differs && (envError(rep.old_out) || envError(rep.new_out)))
+              rep.note = "not judged: the JVM replay failed with an Error (" +
+                         (envError(rep.old_out) ? rep.old_out : rep.new_out).substr(7) + ")";
             const bool resultsOnly = results_only_.count(p.index) > 0;
             if (resultsOnly && !rep.differs)
               rep.note += (rep.note.empty() ? "" : "; ") +

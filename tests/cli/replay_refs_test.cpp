@@ -177,5 +177,28 @@ TEST(ReplayReferences, AnInputTheJvmCannotBuildIsNotJudged) {
   EXPECT_GE(notJudged, 1) << j.run.out;
 }
 
+TEST(ReplayReferences, AReplayFailingAlikeInItsEnvironmentIsNotJudged) {
+  // realcode/elsewhere without its Helper class: the engine sees an unmodelled call (MAYBE_NEQ),
+  // the JVM throws NoClassDefFoundError in both versions — which says nothing either way.
+  REQUIRE_JAVA();
+  std::vector<std::string> classes;
+  for (const char* side : {"old", "new"}) {
+    classes.push_back(fixtureClass("realcode/elsewhere", side, "realcode.elsewhere", "Calls"));
+    std::filesystem::remove(std::filesystem::path(classes.back()).parent_path() / "Helper.class");
+  }
+  JsonRun j = runJson({"--method", "twice", classes[0], classes[1]});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "MAYBE_NEQ") << j.run.out;
+  int notJudged = 0;
+  for (const auto& [call, rep] : jvmReplays(j.json, "MAYBE_NEQ"))
+    if (rep) {
+      EXPECT_FALSE((*rep)["differs"].boolean) << call;
+      EXPECT_EQ((*rep)["note"].string, "not judged: the JVM replay failed with an Error (java.lang.NoClassDefFoundError)")
+          << call;
+      ++notJudged;
+    }
+  EXPECT_GE(notJudged, 1) << j.run.out;
+}
+
 }  // namespace
 }  // namespace cli_test

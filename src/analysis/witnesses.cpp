@@ -398,16 +398,18 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
     // Versions read from class paths run over them (callees outside the class included);
     // versions given as lone class files run as the renamed copies next to the product.
     const Prepared& pr = env_.prepared;
-    auto callable = [&](const jvm::ClassFile& cf) {  // the driver cannot call a private method
+    // (a private method is called through reflection: the driver's code cannot call it)
+    auto isPrivate = [&](const jvm::ClassFile& cf) {
       for (const jvm::Method& m : cf.methods)
-        if (m.name == pr.name && m.descriptor == pr.descriptor) return !(m.access_flags & jvm::acc::Private);
+        if (m.name == pr.name && m.descriptor == pr.descriptor) return (m.access_flags & jvm::acc::Private) != 0;
       return false;
     };
     const bool paths = pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
-                       !pr.new_classpath->entries().empty() && callable(pr.orig_old) && callable(pr.orig_new);
+                       !pr.new_classpath->entries().empty();
     if (paths) {
       renv_.old_classpath = pr.old_classpath->entries();
       renv_.new_classpath = pr.new_classpath->entries();
+      renv_.reflective = isPrivate(pr.orig_old) || isPrivate(pr.orig_new);
     }
     if (!paths) {  // the renamed copies: descriptors that name the analysed class are rewritten
       renv_.old_original = pr.orig_old_name;

@@ -37,6 +37,15 @@ void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDe
                const DriverNames& names);
 /// Sets the called class's static fields a "<statics>" value names (nothing for another value).
 void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names);
+/// Leaves `cls`'s declared method `method` of descriptor `md` on the stack, made accessible.
+void pushMethodLookup(product::Assembler& a, jvm::ConstantPool& pool, const std::string& cls,
+                      const std::string& method, const jvm::MethodDesc& md);
+/// Calls the Method in local `methodSlot` with the locals `loads` (the receiver first when
+/// `instance`), boxing them, and leaves the result unboxed (nothing for void) on the stack.
+void invokeReflectively(product::Assembler& a, jvm::ConstantPool& pool, const jvm::MethodDesc& md, int methodSlot,
+                        const std::vector<std::pair<char, int>>& loads, bool instance);
+/// Replaces an InvocationTargetException in local `slot` by its cause.
+void unwrapInvocationTarget(product::Assembler& a, jvm::ConstantPool& pool, int slot);
 /// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`.
 void addBuildHelpers(jvm::ClassFile& cf);
 

@@ -120,6 +120,7 @@ struct WitnessCall {
   const std::vector<InputValue>* args = nullptr;
   const CallContext* context = nullptr;
   bool instance = false;
+  bool reflective = false;  // call through Method.invoke (a private method)
 };
 
 /// One call of every witness by a driver: the class called, the side it prints, and the
@@ -130,7 +131,10 @@ struct DriverCall {
   std::string original;
 };
 
-constexpr int kFirstInput = 4;  // a witness method's locals: 0-1 result, 2 exception, inputs from 4
+// A witness method's locals: 0-1 result, 2 exception, 3 the Method of a reflective call,
+// inputs from 4.
+constexpr int kMethodSlot = 3;
+constexpr int kFirstInput = 4;
 
 /// Prints the class name of the Throwable in local `slot` after `prefix`.
 void printThrowable(product::Assembler& a, const std::string& prefix, int slot) {
@@ -168,7 +172,7 @@ std::string calledDescriptor(const std::string& descriptor, const DriverCall& c)
 std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFile& cf,
                                             std::vector<jvm::ExceptionHandler>& handlers, const jvm::MethodDesc& md,
                                             const WitnessCall& in, const detail::DriverNames& names,
-                                            const std::string& prefix, int after) {
+                                            const std::string& method, const std::string& prefix, int after) {
   std::vector<std::pair<char, int>> loads;
   const std::uint16_t start = a.here();
   if (in.context) detail::setStatics(a, cf.pool, in.context->statics, names);
@@ -187,6 +191,10 @@ std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFil
     a.store(k, slot);
     loads.emplace_back(k, slot);
     slot += md.params[i].slots();
+  }
+  if (in.reflective) {
+    detail::pushMethodLookup(a, cf.pool, names.called, method, md);
+    a.store('L', kMethodSlot);
   }
   const std::uint16_t end = a.here();
   const int call = a.newLabel();
@@ -210,10 +218,14 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   const char rk = md.ret.kind;
   const detail::DriverNames names{c.cls, driver};
   int after = a.newLabel();
-  const std::vector<std::pair<char, int>> loads = emitSetup(a, cf, handlers, md, in, names, prefix, after);
+  const std::vector<std::pair<char, int>> loads = emitSetup(a, cf, handlers, md, in, names, method, prefix, after);
   std::uint16_t start = a.here();
-  for (auto [k, slot] : loads) a.load(k, slot);
-  a.invoke(in.instance ? Opcode::invokevirtual : Opcode::invokestatic, c.cls, method, desc);
+  if (in.reflective) {
+    detail::invokeReflectively(a, cf.pool, md, kMethodSlot, loads, in.instance);
+  } else {
+    for (auto [k, slot] : loads) a.load(k, slot);
+    a.invoke(in.instance ? Opcode::invokevirtual : Opcode::invokestatic, c.cls, method, desc);
+  }
   // Turn the result into an int or long to print: raw bits of floating values.
   char printed = 'I';
   const RefResult refKind = refResultKind(md.ret);
@@ -245,6 +257,7 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   a.jump(Opcode::goto_, after);
   std::uint16_t handler = a.here();
   a.store('L', 2);
+  if (in.reflective) detail::unwrapInvocationTarget(a, cf.pool, 2);
   printThrowable(a, prefix + " throw ", 2);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
@@ -533,7 +546,7 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
   };
   std::vector<WitnessCall> calls;
   for (std::size_t w = 0; w < inputs.size(); ++w)
-    calls.push_back({&inputs[w], w < contexts.size() ? &contexts[w] : nullptr, instance});
+    calls.push_back({&inputs[w], w < contexts.size() ? &contexts[w] : nullptr, instance, env.reflective});
   if (std::string why = writeDrivers(classDir, drivers, method, descriptor, calls, files); !why.empty()) {
     removeDrivers();
     return failAll(why);

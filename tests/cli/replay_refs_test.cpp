@@ -200,5 +200,17 @@ TEST(ReplayReferences, AReplayFailingAlikeInItsEnvironmentIsNotJudged) {
   EXPECT_GE(notJudged, 1) << j.run.out;
 }
 
+TEST(ReplayReferences, APrivateMethodIsCalledThroughReflectionOverEachVersionsClassPath) {
+  // realcode/privates as two class directories: the difference lies in Helper, which only each
+  // version's own class path has as that version has it; the methods are private.
+  REQUIRE_JAVA();
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/privates/";
+  for (const char* method : {"twice", "scaled"}) {
+    JsonRun j = runJson({"--class", "realcode.privates.Hidden", "--method", method, "--stop-at-neq", "no",
+                         root + "old", root + "new"});
+    expectConfirmedNeq(j, std::string(method) + "(");
+  }
+}
+
 }  // namespace
 }  // namespace cli_test

@@ -70,6 +70,9 @@ struct ReplayEnv {
   /// The analysed class's names in the versions' own class files when the JVM replay calls
   /// renamed copies (descriptors that name the class are rewritten per version); "" = none.
   std::string old_original, new_original;
+  /// Call the method through reflection (Method.setAccessible + invoke): a private method of
+  /// versions run over their class paths, which the driver's code cannot call directly.
+  bool reflective = false;
 };
 
 /// A JVM started once and reused for many replays: a small generated server class reads one

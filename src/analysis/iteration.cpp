@@ -1,6 +1,8 @@
 // Iterations of the partition-based tools (PASDA, PRV) over the product program.
 #include "iteration.hpp"
 
+#include "pasda/diff/loops.hpp"
+
 #include <atomic>
 #include <mutex>
 
@@ -52,32 +54,80 @@ void loadProgram(const IterationEnv& env, symexec::Program& program) {
   program.setClassPath(symexec::kNew, p.new_classpath);
 }
 
-/// ExecOptions::shared_lambda over the versions' class paths: the identical-closure oracle's
-/// pureIdentical, with the analysed class's renamed names mapped back to the original.
-std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&)> sharedLambdaOracle(
-    const Prepared& p) {
-  if (!p.old_classpath || !p.new_classpath) return {};
-  diff::ClosureOptions co;
-  if (p.orig_old_name != p.orig_new_name) co = {p.orig_old_name, p.orig_new_name};
-  struct Shared {
-    std::mutex lock;
-    std::unique_ptr<diff::ClosureOracle> oracle;
-  };
-  auto shared = std::make_shared<Shared>();
-  shared->oracle = std::make_unique<diff::ClosureOracle>(*p.old_classpath, *p.new_classpath, co);
-  const std::string renamed[2] = {p.old_name, p.new_name}, orig = p.orig_old_name;
-  return [shared, renamed, orig](symexec::Side side, const std::string& owner, const std::string& name,
-                                 const std::string& desc) {
+/// The identical-closure oracle over the versions' class paths, shared by the exploration's
+/// callbacks (null without class paths), and the analysed class's names.
+struct SharedOracle {
+  std::mutex lock;
+  std::unique_ptr<diff::ClosureOracle> oracle;
+  std::string renamed[2], orig;
+  /// owner, descriptor as the side's code names them, mapped back to the original class.
+  std::pair<std::string, std::string> original(symexec::Side side, const std::string& owner,
+                                               const std::string& desc) const {
     const std::string& mine = renamed[side == symexec::kNew ? 1 : 0];
     std::string o = owner == mine ? orig : owner, d = desc;
     for (std::size_t at = 0; (at = d.find("L" + mine + ";", at)) != std::string::npos; at += orig.size() + 2)
       d.replace(at + 1, mine.size(), orig);
+    return {o, d};
+  }
+};
+
+std::shared_ptr<SharedOracle> sharedOracle(const Prepared& p) {
+  if (!p.old_classpath || !p.new_classpath) return nullptr;
+  diff::ClosureOptions co;
+  if (p.orig_old_name != p.orig_new_name) co = {p.orig_old_name, p.orig_new_name};
+  auto shared = std::make_shared<SharedOracle>();
+  shared->oracle = std::make_unique<diff::ClosureOracle>(*p.old_classpath, *p.new_classpath, co);
+  shared->renamed[0] = p.old_name;
+  shared->renamed[1] = p.new_name;
+  shared->orig = p.orig_old_name;
+  return shared;
+}
+
+/// ExecOptions::shared_lambda: the identical-closure oracle's pureIdentical.
+std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&)> sharedLambdaOracle(
+    std::shared_ptr<SharedOracle> shared) {
+  if (!shared) return {};
+  return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc) {
+    auto [o, d] = shared->original(side, owner, desc);
     std::lock_guard<std::mutex> g(shared->lock);
     try {
       return shared->oracle->pureIdentical(o, name, d);
     } catch (const std::exception&) {
       return false;  // not decided: each version's lambda is its own
     }
+  };
+}
+
+/// ExecOptions::loop_summaries: the summarisable loops (diff::summarisableLoops) of methods
+/// whose closure is identical in both versions, under names both versions share.
+std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec::MethodInfo&)> loopSummaryOracle(
+    std::shared_ptr<SharedOracle> shared) {
+  if (!shared) return {};
+  return [shared](symexec::Side side, const symexec::MethodInfo& m) {
+    std::vector<symexec::LoopSummaryHook> hooks;
+    if (!m.method || !m.method->code || !m.owner) return hooks;
+    auto [o, d] = shared->original(side, m.owner->name, m.descriptor);
+    {
+      std::lock_guard<std::mutex> g(shared->lock);
+      try {
+        if (shared->oracle->method(o, m.name, d).verdict != diff::ClosureVerdict::Identical) return hooks;
+      } catch (const std::exception&) {
+        return hooks;
+      }
+    }
+    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method)) {
+      symexec::LoopSummaryHook h;
+      h.header_pc = l.header_pc;
+      h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);
+      h.reads = l.reads;
+      h.ref_reads = l.ref_reads;
+      h.writes = l.writes;
+      h.exits = l.exits;
+      h.returns = l.returns;
+      h.exceptions = l.exceptions;
+      hooks.push_back(std::move(h));
+    }
+    return hooks;
   };
 }
 
@@ -88,7 +138,9 @@ void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   eo.compare_output = env.options->compare_output;
   eo.main_class[symexec::kOld] = p.old_name;
   eo.main_class[symexec::kNew] = p.new_name;
-  eo.shared_lambda = sharedLambdaOracle(p);
+  std::shared_ptr<SharedOracle> oracle = sharedOracle(p);
+  eo.shared_lambda = sharedLambdaOracle(oracle);
+  if (env.options->loop_summaries) eo.loop_summaries = loopSummaryOracle(oracle);
 }
 
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,

@@ -63,6 +63,11 @@ po::options_description describeOptions() {
                                                               "result undecided and time remains, explore again with "
                                                               "twice the limit (10, 20, 40, ...); off: one round at "
                                                               "--depth-limit (the paper's replication; a release diff's default)")
+    ("loop-summaries", po::value<std::string>()->default_value("on"), "on: a loop of code identical in both versions "
+                                                                      "(identical closure) whose reads are locals and "
+                                                                      "primitive arrays is replaced by functions shared "
+                                                                      "by the versions, not unrolled; off: every loop "
+                                                                      "is explored")
     ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "
                                                                "32/64-bit ints, IEEE floats; the default) or math "
                                                                "(the paper's: unbounded ints, reals)")
@@ -171,6 +176,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.deepen = oneOf("deepen", text("deepen"), {"on", "off"}) == "on";
+  o.loop_summaries = oneOf("loop-summaries", text("loop-summaries"), {"on", "off"}) == "on";
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";

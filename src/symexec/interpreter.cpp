@@ -77,6 +77,8 @@ StepOutcome Interpreter::step(State& s) {
   s.decisions.clear();
   if (!s.pending.empty() || !s.pending_lengths.empty()) return inputs_.materializePending(s);
   if (!region_at_.empty() && enterRegion(s)) return StepOutcome::Continue;
+  if (opt_.loop_summaries && s.frames.back().side != kProduct)
+    if (std::optional<StepOutcome> o = enterLoopSummary(s)) return *o;
   Frame& f = s.frames.back();
   if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size())
     throw ExecError("execution fell off the end of " + f.m->key());

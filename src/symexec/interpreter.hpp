@@ -72,6 +72,8 @@ class Interpreter {
   /// Every opcode to its family's handler (an exhaustive switch).
   StepOutcome execute(State& s, const jvm::Instruction& in);
   bool enterRegion(State& s);  // true if an abstracted region started at the current pc
+  /// A summarised loop's header: its outcome replaces the loop (nullopt: no summary here).
+  std::optional<StepOutcome> enterLoopSummary(State& s);
   void addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args);
 
   const Program& program_;
@@ -81,6 +83,7 @@ class Interpreter {
   InputHeap& inputs_;
   const LibraryRegistry& library_;
   std::map<const MethodInfo*, std::map<std::uint32_t, const RegionHook*>> region_at_;
+  std::map<const MethodInfo*, std::vector<LoopSummaryHook>> loops_;  // ExecOptions::loop_summaries, per method
 };
 
 }  // namespace pasda::symexec

@@ -40,6 +40,9 @@ struct Options {
   /// Iterative deepening: while partitions cut by the depth limit leave the result undecided and
   /// time remains, the run is repeated with twice the budget (docs/depth-limit.md, "Deepening").
   bool deepen = true;
+  /// Loops of code identical in both versions are replaced by shared uninterpreted functions
+  /// of what they read (docs/depth-limit.md, "Summarised loops"); off: explored like others.
+  bool loop_summaries = true;
   terms::Arith arith = terms::Arith::Math;
   unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md (classification queries)
   unsigned feasibility_timeout_ms = 0;  // 0: min(solver timeout, 250 ms) (branch feasibility checks)

@@ -33,6 +33,24 @@ struct RegionHook {
   std::vector<std::string> output_names;      // aligned with outputs
 };
 
+/// A loop replaced by shared uninterpreted functions (issue 13, RVT's rule for identical code):
+/// reached at its header, the rest of its run is a function of the locals it reads and of the
+/// contents of the arrays its reference locals hold (their side-neutral identities). One
+/// function gives the outcome (which exit, return or exception), one per written local its
+/// value at the exit, one per return instruction the value returned; the names are shared by
+/// both versions, so equal states give equal outcomes. Only loops of code identical in both
+/// versions whose effect these functions describe completely (src/diff/loops.cpp).
+struct LoopSummaryHook {
+  std::uint32_t header_pc = 0;
+  std::string fn;                                   // shared name, e.g. "loop:a/B.f(I)I#3"
+  std::vector<std::pair<int, char>> reads;          // primitive local slots (I, J, F, D)
+  std::vector<int> ref_reads;                       // reference local slots
+  std::vector<std::pair<int, char>> writes;         // primitive locals written in the loop
+  std::vector<std::uint32_t> exits;                 // pcs after the loop
+  std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions inside (pc, kind)
+  std::vector<std::string> exceptions;              // what it may throw (internal names)
+};
+
 /// The top frame of a version just before one of its instructions executes (see
 /// ExecOptions::before_step).
 struct StepView {
@@ -85,6 +103,9 @@ struct ExecOptions {
       shared_lambda;
   /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
   /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).
+  /// The summarised loops of a method of the old or new version (empty: none), asked once per
+  /// method the exploration enters. Null: no loop is summarised.
+  std::function<std::vector<LoopSummaryHook>(Side side, const MethodInfo& m)> loop_summaries;
   std::size_t max_array_elements = 1 << 16;
   std::size_t max_path_elements = 1 << 20;
 };

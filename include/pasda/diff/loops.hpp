@@ -1,0 +1,34 @@
+// Loops a symbolic execution may replace by shared uninterpreted functions: a loop of a method
+// whose closure is identical in both versions is the same function of what it reads, so both
+// versions' runs of it, from equal states, have equal outcomes (RVT's rule for identical code).
+// This finds the loops whose reads and effects that function can describe: local variables,
+// elements and lengths of primitive arrays held in reference locals, pure arithmetic; no heap
+// writes, no allocation, no calls but pure JDK arithmetic. Depends on jvm-frontend only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pasda/jvm/classfile.hpp"
+
+namespace pasda::diff {
+
+struct LoopSummary {
+  int header = 0;                    // instruction index of the loop header
+  std::uint32_t header_pc = 0;
+  std::vector<std::pair<int, char>> reads;   // primitive local slots read in the loop (I, J, F, D)
+  std::vector<int> ref_reads;                // reference local slots read (arrays, null tests)
+  std::vector<std::pair<int, char>> writes;  // primitive local slots the loop writes
+  std::vector<std::uint32_t> exits;          // pcs outside the loop that it continues at
+  std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions in the loop (pc, kind; V void)
+  std::vector<std::string> exceptions;       // internal names of the exceptions it may throw
+};
+
+/// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is
+/// never reached). `why`, if given, receives one line per rejected loop.
+std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
+                                           std::vector<std::string>* why = nullptr);
+
+}  // namespace pasda::diff

@@ -1,0 +1,73 @@
+// Summarised loops (ExecOptions::loop_summaries, LoopSummaryHook): at the header of a loop of
+// identical code, the rest of the loop's run is replaced by shared uninterpreted functions of
+// what it reads — the same functions in both versions, so equal states give equal outcomes.
+#include "interpreter.hpp"
+
+namespace pasda::symexec {
+
+std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
+  Frame& f = s.frames.back();
+  if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size() || !f.m->in_loop[static_cast<std::size_t>(f.ip)])
+    return std::nullopt;
+  auto it = loops_.find(f.m);
+  if (it == loops_.end()) it = loops_.emplace(f.m, opt_.loop_summaries(f.side, *f.m)).first;
+  const std::uint32_t pc = f.m->insns[static_cast<std::size_t>(f.ip)].pc;
+  const LoopSummaryHook* hook = nullptr;
+  for (const LoopSummaryHook& h : it->second)
+    if (h.header_pc == pc) hook = &h;
+  if (!hook || !f.stack.empty()) return std::nullopt;
+  // The arguments: the primitive locals read (0 for one not assigned on this path: the loop
+  // writes it before reading it), and the side-neutral identity of each reference local.
+  std::vector<Term> args;
+  std::string sig;
+  auto local = [&](int slot) { return static_cast<std::size_t>(slot) < f.locals.size() ? f.locals[static_cast<std::size_t>(slot)] : Term{}; };
+  for (auto [slot, kind] : hook->reads) {
+    Term v = local(slot);
+    if (!v || tm_.sort(v) != sortOfDescriptor(kind)) v = tm_.lit(sortOfDescriptor(kind), 0);
+    args.push_back(v);
+    sig += kind;
+  }
+  for (int slot : hook->ref_reads) {
+    Term v = local(slot);
+    if (!v || tm_.sort(v) != Sort::Ref) return std::nullopt;
+    args.push_back(inputs_.identityOf(s, v, f.side));
+    sig += 'A';
+  }
+  const std::string base = hook->fn + "(" + sig + ")";
+  // Which way it ends: exit k, return r, or exception x, in that order.
+  const std::size_t n = hook->exits.size() + hook->returns.size() + hook->exceptions.size();
+  if (n == 0) return std::nullopt;
+  std::size_t k = n - 1;
+  if (n > 1) {
+    Term outcome = tm_.apply(base + ":outcome", terms::FunKind::Uif, Sort::Int, args);
+    for (std::size_t i = 0; i + 1 < n; ++i) {
+      std::optional<bool> d = explorer_.branch(s, tm_.eq(outcome, tm_.intLit(static_cast<std::int32_t>(i))), false);
+      if (!d) return StepOutcome::Ended;
+      if (*d) {
+        k = i;
+        break;
+      }
+    }
+  }
+  Frame& top = s.frames.back();
+  explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
+  if (k < hook->exits.size()) {
+    for (auto [slot, kind] : hook->writes) {
+      Term v = tm_.apply(base + ":" + std::to_string(slot), terms::FunKind::Uif, sortOfDescriptor(kind), args);
+      const std::size_t need = static_cast<std::size_t>(slot) + ((kind == 'J' || kind == 'D') ? 2 : 1);
+      if (top.locals.size() < need) top.locals.resize(need);
+      top.locals[static_cast<std::size_t>(slot)] = v;
+    }
+    return jumpTo(s, static_cast<std::int32_t>(hook->exits[k]));
+  }
+  k -= hook->exits.size();
+  if (k < hook->returns.size()) {
+    const auto [retPc, kind] = hook->returns[k];
+    if (kind == 'V') return returnFrom(s, std::nullopt);
+    return returnFrom(s, tm_.apply(base + ":return@" + std::to_string(retPc), terms::FunKind::Uif,
+                                   sortOfDescriptor(kind), args));
+  }
+  return throwNew(s, hook->exceptions[k - hook->returns.size()]);
+}
+
+}  // namespace pasda::symexec

@@ -1,0 +1,64 @@
+// Summarised loops (issue 13; tests/fixtures/realcode/loops): a loop of code identical in both
+// versions is replaced by functions both versions share. Identical code over arrays of any
+// length is EQ without unrolling; different arguments or different array contents before the
+// shared loop are never EQ (a real JVM then shows the difference).
+#include "cli/support.hpp"
+
+namespace cli_test {
+namespace {
+
+JsonRun scan(const std::string& method, std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {"--method", method, "--stop-at-neq", "no", "--timeout", "30", "--shortcut", "off",
+                                "--arith", "java"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  a.push_back(fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"));
+  a.push_back(fixtureClass("realcode/loops", "new", "realcode.loops", "Scan"));
+  return runJson(a);
+}
+
+bool warned(const Json& j, const std::string& what) {
+  for (const Json& w : j["warnings"].array)
+    if (w.string.find(what) != std::string::npos) return true;
+  return false;
+}
+
+TEST(LoopSummaries, AnIdenticalLoopOverArraysOfAnyLengthIsEqWithoutUnrolling) {
+  JsonRun j = scan("firstOf");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  EXPECT_TRUE(warned(j.json, "summarised by shared functions")) << j.run.out;
+  for (const Json& it : j.json["iterations"].array)
+    for (const Json& p : it["partitions"].array) EXPECT_EQ(p["result"].string, "EQ") << p["path_condition"].string;
+  // Without the summaries the arrays past --max-array-length leave the loop cut.
+  JsonRun off = scan("firstOf", {"--loop-summaries", "off"});
+  ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+  EXPECT_EQ(off.json["result"].string, "MAYBE_EQ") << off.run.out;
+}
+
+/// NEQ, never EQ; some NEQ partition's witness differs in a real JVM.
+void expectRealDifference(const JsonRun& j) {
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  bool replayed = false;
+  for (const Json& it : j.json["iterations"].array)
+    for (const Json& p : it["partitions"].array) {
+      if (p["result"].string != "NEQ") continue;
+      for (const Json& r : p["replays"].array) replayed = replayed || (r["engine"].string == "jvm" && r["differs"].boolean);
+    }
+  EXPECT_TRUE(replayed) << j.run.out;
+}
+
+TEST(LoopSummaries, ASharedLoopGivenDifferentArgumentsIsNotEq) {
+  // find(a, v + 1) against find(a, v): the shared functions get different arguments.
+  REQUIRE_JAVA();
+  expectRealDifference(scan("shifted"));
+}
+
+TEST(LoopSummaries, AnArrayWrittenDifferentlyBeforeASharedLoopIsNotEq) {
+  // a[0] = 1 against a[0] = 2, then the identical sum(a): the array's content differs.
+  REQUIRE_JAVA();
+  expectRealDifference(scan("afterWrite"));
+}
+
+}  // namespace
+}  // namespace cli_test

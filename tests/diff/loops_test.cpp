@@ -1,0 +1,74 @@
+// Summarisable loops (src/diff/loops.cpp) on tests/fixtures/realcode/loops: what each loop reads,
+// writes, where it exits and what it may throw; loops with heap effects or field reads have none.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "pasda/diff/loops.hpp"
+#include "pasda/jvm/loader.hpp"
+
+namespace {
+
+using pasda::diff::LoopSummary;
+using pasda::diff::summarisableLoops;
+
+class Loops : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cp_.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loops/old");
+    cls_ = cp_.load("realcode/loops/Scan");
+    ASSERT_NE(cls_, nullptr);
+  }
+  std::vector<LoopSummary> of(const char* name, const char* desc, std::vector<std::string>* why = nullptr) {
+    const pasda::jvm::Method* m = cls_->findMethod(name, desc);
+    EXPECT_NE(m, nullptr) << name;
+    return m ? summarisableLoops(*cls_, *m, why) : std::vector<LoopSummary>{};
+  }
+  pasda::jvm::ClassPath cp_;
+  const pasda::jvm::ClassFile* cls_ = nullptr;
+};
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+TEST_F(Loops, ASearchLoopReadsItsArrayAndReturnsFromInside) {
+  auto loops = of("find", "([II)I");
+  ASSERT_EQ(loops.size(), 1u);
+  const LoopSummary& l = loops[0];
+  EXPECT_EQ(l.ref_reads, std::vector<int>{0});                          // the array a
+  EXPECT_NE(std::find(l.reads.begin(), l.reads.end(), std::make_pair(1, 'I')), l.reads.end());  // v
+  EXPECT_NE(std::find(l.writes.begin(), l.writes.end(), std::make_pair(2, 'I')), l.writes.end());  // i
+  // `return i` is no part of the natural loop (it never reaches the back edge): an exit, like
+  // the one on to `return -1`.
+  EXPECT_TRUE(l.returns.empty());
+  EXPECT_EQ(l.exits.size(), 2u);
+  EXPECT_TRUE(has(l.exceptions, "java/lang/ArrayIndexOutOfBoundsException"));
+  EXPECT_TRUE(has(l.exceptions, "java/lang/NullPointerException"));
+  EXPECT_FALSE(has(l.exceptions, "java/lang/ArithmeticException"));
+}
+
+TEST_F(Loops, AnEnhancedForOverAnArrayIsSummarisable) {
+  auto loops = of("sum", "([I)I");
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(loops[0].returns.empty());
+  EXPECT_EQ(loops[0].exits.size(), 1u);
+}
+
+TEST_F(Loops, ArithmeticThatMayThrowIsAnOutcome) {
+  auto loops = of("counted", "(I)I");
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(has(loops[0].exceptions, "java/lang/ArithmeticException"));  // i % 7 (irem)
+}
+
+TEST_F(Loops, LoopsThatReadFieldsOrStoreIntoArraysAreNotSummarised) {
+  std::vector<std::string> why;
+  EXPECT_TRUE(of("fieldSum", "()I", &why).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("getfield"), std::string::npos) << why[0];
+  why.clear();
+  EXPECT_TRUE(of("fill", "([I)V", &why).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("iastore"), std::string::npos) << why[0];
+}
+
+}  // namespace

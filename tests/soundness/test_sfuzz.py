@@ -157,6 +157,19 @@ class WitnessReader(unittest.TestCase):
         self.assertEqual(node["f"]["next"], inp["args"][2])  # the cycle p2.next == p2
         self.assertIsNone(inp["args"][3])
 
+    def test_objects_written_as_the_replay_builds_them(self):
+        # pasda-jvm writes an object input by its fields (Node{v = 3}); a box by its value.
+        part = {"path_condition": "p2 != null",
+                "witness_values": [{"name": "p2", "literal": "Node{v = 3}"}, {"name": "p2.v", "literal": "3"}]}
+        inp = Witness(self.space, part).build()
+        self.assertEqual(inp["heap"][inp["args"][2]["r"]]["f"]["v"], 3)
+        self.prog.method("target").params[0] = ("p0", "Integer")
+        w = Witness(Space(self.prog), {"path_condition": "p0 != null",
+                                       "witness_values": [{"name": "p0", "literal": "Integer{value = -5}"}]})
+        inp = w.build()
+        self.assertEqual(inp["heap"][inp["args"][0]["r"]], {"k": "box", "v": -5, "fresh": True})
+        self.assertFalse(w.open)
+
     def test_open_string_contents_are_completed(self):
         part = {"path_condition": "p3 != null", "witness_values": [{"name": "p3", "literal": "new object"}]}
         w = Witness(self.space, part)

@@ -220,6 +220,8 @@ class Witness:
             return ("alias", lit[len("same object as "):])
         if lit and lit.startswith('"'):
             return "new"
+        if lit and re.fullmatch(r"[\w$.]+\{.*\}", lit):  # an object as the replay builds it: Box{v = 1}
+            return "new"
         return None
 
     def build(self):
@@ -245,7 +247,10 @@ class Witness:
                     self.open.append(path + " (string contents)")
                     self.unknown.append((idx, "str"))
             elif t == BOX:
-                v = parse_literal(self.values.get(path, "") or self.values.get(path + ".value", ""), INT)
+                v = parse_literal(self.values.get(path + ".value", ""), INT)
+                if v is None:  # the box's own literal: Integer{value = 5}
+                    m = re.fullmatch(r"[\w$.]+\{value = (.*)\}", self.values.get(path, ""))
+                    v = parse_literal(m.group(1), INT) if m else parse_literal(self.values.get(path, ""), INT)
                 heap.append({"k": "box", "v": v or 0, "fresh": True})
                 if v is None:
                     self.open.append(path + " (boxed value)")

@@ -60,5 +60,14 @@ TEST(LoopSummaries, AnArrayWrittenDifferentlyBeforeASharedLoopIsNotEq) {
   expectRealDifference(scan("afterWrite"));
 }
 
+TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
+  CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
+                       fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--loop-summaries: must be on or off, not 'yes'"), std::string::npos) << bad.err;
+  CliRun help = runCli({"--help"});
+  EXPECT_NE(help.out.find("--loop-summaries"), std::string::npos) << help.out;
+}
+
 }  // namespace
 }  // namespace cli_test

@@ -19,6 +19,14 @@ Checked<Object*> checkedElement(Interpreter& I, State& s, Term ref, Term idx) {
   auto oob = I.explorer().branch(s, outOfBounds, false);
   if (!oob) return StepOutcome::Ended;
   if (*oob) return I.throwNew(s, "java/lang/ArrayIndexOutOfBoundsException");
+  // (A bounds check the solver could not decide lets both ways through; an index that is
+  // surely out of bounds still throws here: an empty array, or a literal past its end.)
+  const Object& held = I.deref(s, ref);
+  if (!held.long_length) {
+    const auto k = tm.asInteger(idx);
+    if (held.elems.empty() || (k && (*k < 0 || *k >= static_cast<std::int64_t>(held.elems.size()))))
+      return I.throwNew(s, "java/lang/ArrayIndexOutOfBoundsException");
+  }
   if (I.deref(s, ref).long_length) {  // an element of an array past the bound: not held
     I.explorer().note(s, "an element of an input array longer than " + std::to_string(I.options().max_array_length) +
                              " is accessed (path cut)");

@@ -140,13 +140,26 @@ StepOutcome InputHeap::materializeLength(State& s) {
     in.fields["[" + std::to_string(i) + "]"] = v;
     elems.push_back(v);
   }
-  for (int side : {kOld, kNew}) {
-    Object& o = s.heap[in.side_obj[side]];
+  // The elements of an array of references are unknown objects, each side's copy its own
+  // object with one side-neutral identity ("input:a[0]"): null or not is decided at first use
+  // (shared by the versions), and what they are like unmodelled results (any object they could
+  // be, Java's identity included). (They were null: a false EQ when code tested them.)
+  const std::string elemType = elementType(in.cls);
+  const std::string path = in.path;
+  const std::uint64_t copies[2] = {in.side_obj[kOld], in.side_obj[kNew]};
+  for (int k = 0; k < 2; ++k) {
+    std::vector<Term> mine = elems;
+    for (int i = 0; es == Sort::Ref && i < len; ++i) {
+      Term ident = tm_.apply("input:" + path + "[" + std::to_string(i) + "]", terms::FunKind::Library, Sort::Int, {});
+      mine[static_cast<std::size_t>(i)] = allocate(tm_, s, unknownObject(elemType, ident));
+    }
+    Object& o = s.heap[copies[k]];
     o.elem_kind = elem;
     o.elem_sort = es;
-    o.elems = elems;
+    o.elems = std::move(mine);
   }
-  if (es == Sort::Ref && len > 0) explorer_.note(s, "elements of reference-array inputs start as null");
+  if (es == Sort::Ref && len > 0)
+    explorer_.note(s, "elements of reference-array inputs are unknown objects (null or not decided at first use)");
   return StepOutcome::Continue;
 }
 

@@ -302,6 +302,20 @@ void finishIteration(IterationResult& it, const Options& o) {
   if (o.mode == "prv") it.result = classify::withoutBestEffort(it.result);
 }
 
+/// H1 (ARDiff's first heuristic): when an iteration with abstractions ends undecided, the
+/// abstractions whose summaries would make the versions equal.
+void findEnablingAbstractions(const IterationEnv& env, terms::TermManager& tm, solver::Solver& solver,
+                              const H1Summaries& h1, const IterationResult& it, UifUsage& usage, StepTimes& steps) {
+  classify::IterationFacts f;
+  for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);
+  const Verdict v = classify::iterationVerdict(f);
+  if (v == Verdict::EQ || v == Verdict::NEQ) return;
+  auto tr = Clock::now();
+  usage.h1 = equivalenceEnablingAbstractions(tm, solver, h1.summary[0], h1.summary[1], h1QueryMs(*env.options),
+                                             h1Deadline(env));
+  steps.refinement += since(tr);
+}
+
 }  // namespace
 
 IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
@@ -352,15 +366,11 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       if (wantH1) h1.add(raw);
       auto tc = Clock::now();
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
-      std::vector<terms::Term> model;
-      std::vector<witness::InputValue> refs;
-      witness::CallContext context;
-      if (!r.witness.empty()) {
-        model = classifier.lastModel();
-        refs = classifier.lastReferenceInputs();
-        context = classifier.lastContext();
-      }
-      if (o.mode != "prv") witnesses.process(raw, r, model, refs, context);
+      const bool witnessed = !r.witness.empty();  // (the classifier's last witness is this one's)
+      const std::vector<terms::Term> model = witnessed ? classifier.lastModel() : std::vector<terms::Term>{};
+      if (o.mode != "prv")
+        witnesses.process(raw, r, model, witnessed ? classifier.lastReferenceInputs() : std::vector<witness::InputValue>{},
+                          witnessed ? classifier.lastContext() : witness::CallContext{});
       if (usage && !abs.empty()) countUsage(tm, raw, r, *usage);
       if (o.mode == "prv") {
         r.result = classify::withoutBestEffort(r.result);
@@ -384,17 +394,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     // Under Java the witnesses of a cut iteration are replayed too, in the time that is left
     // (replayAllInJvm skips the JVM when too little is): every NEQ should have a JVM replay.
     if (o.mode != "prv" && (!it.timed_out || o.arith == terms::Arith::Java)) witnesses.replayAllInJvm(it);
-    if (wantH1 && !it.timed_out) {
-      classify::IterationFacts f;
-      for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);
-      Verdict v = classify::iterationVerdict(f);
-      if (v != Verdict::EQ && v != Verdict::NEQ) {
-        auto tr = Clock::now();
-        usage->h1 = equivalenceEnablingAbstractions(tm, *solver, h1.summary[0], h1.summary[1], h1QueryMs(o),
-                                                    h1Deadline(env));
-        steps.refinement += since(tr);
-      }
-    }
+    if (wantH1 && !it.timed_out) findEnablingAbstractions(env, tm, *solver, h1, it, *usage, steps);
     steps.symbolic_execution += stats.seconds - classifySeconds;
     steps.partition_classification += classifySeconds;
   } catch (const std::exception& e) {

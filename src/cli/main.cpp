@@ -160,6 +160,10 @@ int main(int argc, char** argv) {
   }
   try {
     if (!c.dump.empty()) return runDump(c.dump, c.format);
+    if (c.init_db) {
+      store::Store created(*c.db);  // creates or checks the schema; StoreError below otherwise
+      return cli::finishOutput(0);
+    }
     return runComparison(c, start);
   } catch (const analysis::InputError& e) {
     return fail(e.file() + ": " + e.reason());

@@ -99,6 +99,8 @@ po::options_description describeOptions() {
     ("emit-product", po::value<std::string>(), "write the product class and the renamed versions to DIR "
                                                "(run with: java -cp DIR <product> ARGS...)")
     ("dump", po::value<std::string>(), "print the methods and instructions of a class file and exit")
+    ("init-db", "with --db FILE and no inputs: create FILE with this pasda-jvm's results schema (or check "
+                "that it has it) and exit; the study harness creates its databases this way")
     ("show-blocks", "print the unchanged regions the matcher finds (what UIFs would abstract) and exit")
     ("replay", po::value<std::string>()->default_value("auto"), "replay witnesses: auto (interpreter, and a real JVM "
                                                                 "when java is available), jvm, interp or off")
@@ -249,6 +251,12 @@ CliOptions parseOptions(int argc, char** argv) {
     if (d->empty()) throw UsageError("--dump: the file name is empty");
     if (!c.inputs.empty()) throw UsageError("--dump takes one class file and no OLD NEW inputs (see --help)");
     c.dump = *d;
+    return c;
+  }
+  if (vm.count("init-db")) {
+    if (!c.db) throw UsageError("--init-db needs --db FILE (see --help)");
+    if (!c.inputs.empty()) throw UsageError("--init-db takes no OLD NEW inputs (see --help)");
+    c.init_db = true;
     return c;
   }
   c.vm = vm;

@@ -30,6 +30,7 @@ struct CliOptions {
   bool version = false;
   std::string help_text;  // usage and every option, for --help
   std::string dump;       // --dump FILE
+  bool init_db = false;   // --init-db (with --db FILE)
   bool show_blocks = false;
   std::vector<std::string> inputs;  // OLD NEW
   std::string format = "text";

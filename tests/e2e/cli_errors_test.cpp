@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "e2e/cli_support.hpp"
+#include "pasda/store/store.hpp"
 #include "report/json_check.hpp"
 
 namespace e2e {
@@ -22,6 +23,29 @@ void expectOneErrorLine(const CliRun& r, const std::string& mentions = "") {
 
 const std::string kOld = cliClass("eqmax", "old", "MaxSum");
 const std::string kNew = cliClass("eqmax", "new", "MaxSum");
+
+TEST(Store, InitDbCreatesTheSchemaAndRefusesAFileThatIsNotADatabase) {
+  fs::path d = scratch("initdb");
+  std::string db = (d / "fresh.sqlite").string();
+  CliRun r = runCli({"--db", db, "--init-db"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  {
+    pasda::store::Store st(db);  // throws when the file lacks the schema
+    EXPECT_EQ(st.countRows("run"), 0);
+  }
+  // A run appended to the created file is stored like in any other database.
+  CliRun a = runCli({"-q", "--db", db, e2eClass("listing2", "old", "Listing2"), e2eClass("listing2", "new", "Listing2")});
+  ASSERT_EQ(a.code, 1) << a.err;
+  EXPECT_EQ(runCli({"--db", db, "--init-db"}).code, 0);  // checking an existing database keeps its runs
+  EXPECT_EQ(pasda::store::Store(db).countRows("run"), 1);
+  const fs::path text = d / "notes.txt";
+  std::ofstream(text) << "not a database\n";
+  expectOneErrorLine(runCli({"--db", text.string(), "--init-db"}), "notes.txt");
+  expectOneErrorLine(runCli({"--init-db"}), "--db");
+  expectOneErrorLine(runCli({"--db", db, "--init-db", kOld, kNew}), "inputs");
+  fs::remove_all(d);
+}
 
 TEST(BadInput, MissingFile) {
   expectOneErrorLine(runCli({kOld, "/nonexistent/dir/Nope.class"}), "Nope.class");

@@ -18,7 +18,7 @@ def build_parser():
     p.add_argument("--mode", choices=study.TOOLS, default="pasda", help="tool (pasda-jvm --mode)")
     p.add_argument("--db", help="results database (default: a new file under --work; an existing file resumes)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--pasda-jvm", default=os.path.join(study.REPO, "build", "pasda-jvm"))
+    p.add_argument("--pasda-jvm", default=study.ENGINE)
     p.add_argument("--benchmark", default=os.path.normpath(os.path.join(study.REPO, "..", "shared", "ardiff-benchmark")))
     p.add_argument("--work", default=os.path.join(study.REPO, "build", "study-work"))
     p.add_argument("--cases", help="comma-separated subset (default: the paper's 141)")

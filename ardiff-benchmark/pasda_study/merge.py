@@ -8,9 +8,11 @@ the runs its methods refer to are kept with it. Each source is merged in one tra
 """
 import argparse
 import os
+import sqlite3
 import sys
 
 from . import db as dbm
+from .study import ENGINE
 
 # table, own id column (or None), {foreign key column: referenced table}
 TABLES = (
@@ -48,66 +50,70 @@ def _filter(table, fks):
     return f"{col} IN (SELECT id FROM h.{parent} WHERE {KEEP[parent]})"
 
 
-def _has_table(con, db, name):
-    return con.execute(f"SELECT count(*) FROM {db}.sqlite_master WHERE type = 'table' AND name = ?",
-                       (name,)).fetchone()[0] == 1
+def _check_source(con, source):
+    """The attached source `h` is a results database of the target's schema version."""
+    try:
+        if not dbm.has_schema(con, "h"):
+            raise dbm.DbError(f"{source}: not a results database")
+    except sqlite3.DatabaseError as e:
+        raise dbm.DbError(f"{source}: not a results database: {e}") from e
+    have, want = dbm.schema_version(con, "h"), dbm.schema_version(con)
+    if have != want:
+        raise dbm.DbError(f"{source}: schema version {have}, the target's is {want} "
+                          f"(pasda-jvm --db {source} --init-db migrates versions 2 to 4)")
 
 
-def merge(target, source):
-    """Merges `source` into `target`; returns (runs added, runs skipped as already present)."""
+def _new_ids(con, fingerprint):
+    """Ids of the source's rows whose fingerprint (the query's other columns) the target lacks."""
+    have = {tuple(r[1:]) for r in con.execute(fingerprint.format(db="main"))}
+    return [r[0] for r in con.execute(fingerprint.format(db="h")) if tuple(r[1:]) not in have]
+
+
+def _selection(con):
+    """(run ids, release-diff ids) of the source to copy: those the target lacks; a release diff
+    that is copied brings the runs of its methods."""
+    keep_diff = _new_ids(con, DIFF_FINGERPRINT)
+    ids = ",".join(str(i) for i in keep_diff) or "NULL"
+    diff_runs = {r[0] for r in con.execute(
+        f"SELECT run_id FROM h.release_method WHERE run_id IS NOT NULL AND diff_id IN ({ids})")}
+    return sorted(set(_new_ids(con, FINGERPRINT)) | diff_runs), keep_diff
+
+
+def _copy_table(con, table, idcol, fks, off):
+    """The selected rows of one table, own and foreign ids shifted past the target's."""
+    cols = [r[1] for r in con.execute(f"PRAGMA main.table_info({table})")]
+    shift = {idcol: table, **fks}
+    exprs = [f"{c} + {off[shift[c]]}" if c in shift else c for c in cols]
+    con.execute(f"INSERT INTO main.{table}({', '.join(cols)}) SELECT {', '.join(exprs)} "
+                f"FROM h.{table} WHERE {_filter(table, fks)}")
+
+
+def _copy(con, keep, keep_diff):
+    for name, ids in (("keep", keep), ("keep_diff", keep_diff)):
+        con.execute(f"CREATE TEMP TABLE {name}(id INTEGER PRIMARY KEY)")
+        con.executemany(f"INSERT INTO temp.{name} VALUES(?)", [(i,) for i in ids])
+    off = {t: con.execute(f"SELECT coalesce(max({c}), 0) FROM main.{t}").fetchone()[0] for t, c, _ in TABLES if c}
+    con.execute("INSERT OR IGNORE INTO main.benchmark SELECT * FROM h.benchmark")
+    for table, idcol, fks in TABLES:
+        _copy_table(con, table, idcol, fks, off)
+    con.execute("DROP TABLE temp.keep")
+    con.execute("DROP TABLE temp.keep_diff")
+
+
+def merge(target, source, engine):
+    """Merges `source` into `target`, which the engine creates or checks first (pasda-jvm
+    --init-db); returns (runs added, runs skipped as already present)."""
     if not os.path.isfile(source):
         raise dbm.DbError(f"{source}: no such file")
+    dbm.init_db(engine, target)
     con = dbm.connect(target)
-    dbm.check_version(con, target)
-    dbm.ensure_schema(con)
     con.execute("ATTACH ? AS h", (source,))
     try:
-        row = con.execute("SELECT count(*) FROM h.sqlite_master WHERE name = 'run'").fetchone()
-        if row[0] == 0:
-            raise dbm.DbError(f"{source}: not a results database")
-        ver = con.execute("SELECT version FROM h.schema_version").fetchone()
-        if ver and ver[0] != dbm.SCHEMA_VERSION:
-            raise dbm.DbError(f"{source}: schema version {ver[0]}, expected {dbm.SCHEMA_VERSION}")
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            have = {tuple(r[1:]) for r in con.execute(FINGERPRINT.format(db="main"))}
-            keep = [r[0] for r in con.execute(FINGERPRINT.format(db="h")) if tuple(r[1:]) not in have]
+        _check_source(con, source)
+        with dbm.transaction(con):
+            keep, keep_diff = _selection(con)
+            _copy(con, keep, keep_diff)
             total = con.execute("SELECT count(*) FROM h.run").fetchone()[0]
-            keep_diff = []
-            if _has_table(con, "h", "release_diff"):
-                have_diff = {tuple(r[1:]) for r in con.execute(DIFF_FINGERPRINT.format(db="main"))}
-                keep_diff = [r[0] for r in con.execute(DIFF_FINGERPRINT.format(db="h")) if tuple(r[1:]) not in have_diff]
-                # The runs of a release diff that is merged come with it.
-                ids = ",".join(str(i) for i in keep_diff) or "NULL"
-                keep = sorted(set(keep) | {r[0] for r in con.execute(
-                    f"SELECT run_id FROM h.release_method WHERE run_id IS NOT NULL AND diff_id IN ({ids})")})
-            con.execute("CREATE TEMP TABLE keep(id INTEGER PRIMARY KEY)")
-            con.executemany("INSERT INTO temp.keep VALUES(?)", [(i,) for i in keep])
-            con.execute("CREATE TEMP TABLE keep_diff(id INTEGER PRIMARY KEY)")
-            con.executemany("INSERT INTO temp.keep_diff VALUES(?)", [(i,) for i in keep_diff])
-            off = {t: con.execute(f"SELECT coalesce(max({c}), 0) FROM main.{t}").fetchone()[0]
-                   for t, c, _ in TABLES if c}
-            con.execute("INSERT OR IGNORE INTO main.benchmark SELECT * FROM h.benchmark")
-            for table, idcol, fks in TABLES:
-                if not _has_table(con, "h", table):
-                    continue
-                cols = [r[1] for r in con.execute(f"PRAGMA main.table_info({table})")]
-                exprs = []
-                for c in cols:
-                    if c == idcol:
-                        exprs.append(f"{c} + {off[table]}")
-                    elif c in fks:
-                        exprs.append(f"{c} + {off[fks[c]]}")
-                    else:
-                        exprs.append(c)
-                con.execute(f"INSERT INTO main.{table}({', '.join(cols)}) SELECT {', '.join(exprs)} "
-                            f"FROM h.{table} WHERE {_filter(table, fks)}")
-            con.execute("DROP TABLE temp.keep")
-            con.execute("DROP TABLE temp.keep_diff")
-            con.execute("COMMIT")
-        except Exception:
-            con.execute("ROLLBACK")
-            raise
         return len(keep), total - len(keep)
     finally:
         con.execute("DETACH h")
@@ -116,15 +122,20 @@ def merge(target, source):
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="merge-db", description="Merge results databases (one per host) into one.")
+    p.add_argument("--pasda-jvm", default=ENGINE,
+                   help="engine binary that creates or checks the target (pasda-jvm --init-db; default: %(default)s)")
     p.add_argument("target", help="database to merge into (created when missing)")
     p.add_argument("sources", nargs="+", help="databases to merge from")
     a = p.parse_args(argv)
     rc = 0
     for s in a.sources:
         try:
-            added, skipped = merge(a.target, s)
+            added, skipped = merge(a.target, s, a.pasda_jvm)
             print(f"merge-db: {s}: {added} runs added, {skipped} already present")
-        except Exception as e:  # noqa: BLE001
+        except dbm.DbError as e:  # names its file
+            print(f"merge-db: error: {e}", file=sys.stderr)
+            rc = 2
+        except sqlite3.Error as e:
             print(f"merge-db: error: {s}: {e}", file=sys.stderr)
             rc = 2
     return rc

@@ -2,6 +2,7 @@
 import argparse
 import csv
 import os
+import sqlite3
 import sys
 
 from . import cases as casesm
@@ -27,7 +28,7 @@ def load_study(db_path, benchmark=None, include_all=False, depth=None, arith=Non
     if not os.path.isfile(db_path):
         raise ReportError(f"{db_path}: no such file")
     con = dbm.connect(db_path)
-    dbm.check_version(con, db_path)
+    dbm.check_readable(con, db_path)
     wanted = None
     if not include_all:
         wanted = {c.name for c in casesm.load_cases(benchmark) if c.in_paper}
@@ -106,10 +107,13 @@ def main(argv=None):
     a = build_parser().parse_args(argv)
     try:
         st = load_study(a.db, a.benchmark, a.all, a.depth_limit, a.arith)
+        tabs = tables.all_tables(st)
     except (ReportError, casesm.CaseError, dbm.DbError) as e:
         print(f"report: error: {e}", file=sys.stderr)
         return 2
-    tabs = tables.all_tables(st)
+    except sqlite3.Error as e:  # a database this harness cannot read (e.g. of a later schema)
+        print(f"report: error: {a.db}: {e}", file=sys.stderr)
+        return 2
     scope = "all cases in the database" if a.all else "the paper's 141"
     text = render(st, tabs, a.db, scope)
     sys.stdout.write(text)

@@ -11,9 +11,10 @@ import time
 from . import cases as casesm
 from . import compile as compilem
 from . import db as dbm
-from .worker import fmt_timeout
+from .jobs import Job, JobLine, fmt_timeout
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENGINE = os.path.join(REPO, "build", "pasda-jvm")
 TOOLS = ("pasda", "ardiff", "dse", "prv")
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 
@@ -39,14 +40,16 @@ def build_parser(prog="run-study"):
                         "single depth limit; keep one setting per database)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel runs (default: cores)")
     p.add_argument("--db", default=os.path.join(REPO, "build", "study.db"), help="results database (default: %(default)s)")
-    p.add_argument("--pasda-jvm", default=os.path.join(REPO, "build", "pasda-jvm"), help="engine binary")
+    p.add_argument("--pasda-jvm", default=ENGINE, help="engine binary (it runs the jobs and creates the "
+                   "database: pasda-jvm --init-db)")
     p.add_argument("--work", default=os.path.join(REPO, "build", "study-work"), help="javac cache and job files")
     p.add_argument("--grace", type=float, default=5.0, help="outer limit = timeout + grace + 10%% of timeout")
     p.add_argument("--sshloginfile", help="GNU parallel --sshloginfile (distributed; see docs/distributed.md)")
     p.add_argument("--python", default=sys.executable or "python3", help="python3 used to run jobs")
-    p.add_argument("--dry-run", action="store_true", help="print the pending jobs and exit")
+    p.add_argument("--dry-run", action="store_true", help="print the pending jobs (lines of the job file) and exit")
     p.add_argument("--compile-only", action="store_true", help="compile the selected pairs into --work and exit")
-    p.add_argument("--quiet", action="store_true", help="no per-run lines, progress only")
+    p.add_argument("--quiet", action="store_true", help="no per-run lines: only GNU parallel's progress bar "
+                   "(on a terminal) and the summary")
     return p
 
 
@@ -69,74 +72,54 @@ def validate(a, parser):
 
 
 def plan(selected, tools, timeouts, runs, depth, arith, done):
-    """Pending jobs, run-major (run 1 of everything first): a list of (case, tool, timeout, run)."""
+    """Pending jobs, run-major (run 1 of everything first)."""
     jobs = []
     for r in range(1, runs + 1):
         for t in timeouts:
             for tool in tools:
                 for c in selected:
                     if done.get(dbm.config_key(c.name, tool, t, depth, arith), 0) < r:
-                        jobs.append((c, tool, t, r))
+                        jobs.append(Job(c.name, c.expected, c.method, c.old_class, c.new_class, tool, t, r, depth,
+                                        arith))
     return jobs
 
 
-def hms(s):
-    s = int(max(0, s))
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+class Results:
+    """The job lines of the session as they come: a line per run on the stream (unless quiet),
+    and the counts. On a terminal GNU parallel draws its progress bar (--bar) on the last line,
+    which each of these lines clears first."""
 
-
-class Progress:
-    def __init__(self, total, already, stream=sys.stderr, quiet=False):
-        self.total, self.already, self.done = total, already, 0
-        self.errors = self.killed = self.failed = 0
-        self.start = time.time()
+    def __init__(self, total, stream=sys.stderr, quiet=False):
+        self.total, self.lines = total, []
         self.stream, self.quiet = stream, quiet
-        self.tty = stream.isatty()
-        self.last_print = 0.0
+        self.bar = stream.isatty()
 
-    def line(self):
-        el = time.time() - self.start
-        eta = "?" if self.done == 0 else hms(el / self.done * (self.total - self.done))
-        pct = 100.0 * self.done / self.total if self.total else 100.0
-        return (f"[run-study] {self.done}/{self.total} ({pct:.0f}%) | ERROR {self.errors} killed {self.killed} "
-                f"failed {self.failed} | elapsed {hms(el)} | ETA {eta}")
-
-    def update(self, fields):
-        # fields: case tool timeout run result status seconds note
-        self.done += 1
-        _, case, tool, t, run, result, status, secs = fields[:8]
-        note = fields[8] if len(fields) > 8 else ""
-        if status == "killed":
-            self.killed += 1
-        elif status in ("failed", "interrupted"):
-            self.failed += 1
-        if result == "ERROR":
-            self.errors += 1
+    def add(self, line):
+        self.lines.append(line)
         if not self.quiet:
-            msg = f"  {case} {tool} {t}s #{run}: {result} ({status}, {float(secs):.1f} s){' ' + note if note and status != 'ok' else ''}"
-            self.emit(msg, newline=True)
-        self.show(force=self.done == self.total)
+            note = f" {line.note}" if line.note and line.status != "ok" else ""
+            self.write(f"  [{len(self.lines)}/{self.total}] {line.case} {line.tool} {fmt_timeout(line.timeout)}s "
+                       f"#{line.run}: {line.result} ({line.status}, {line.seconds:.1f} s){note}")
 
-    def show(self, force=False):
-        now = time.time()
-        if self.tty:
-            self.stream.write("\r\033[K" + self.line())
-            if force:
-                self.stream.write("\n")
-        elif force or now - self.last_print >= 10:
-            self.stream.write(self.line() + "\n")
-            self.last_print = now
+    def count(self, status=None, result=None):
+        return sum(1 for x in self.lines if status in (None, x.status) and result in (None, x.result))
+
+    def summary(self):
+        return (f"[run-study] {len(self.lines)}/{self.total} runs done: ERROR {self.count(result='ERROR')}, "
+                f"killed by the harness {self.count(status='killed')}, failed {self.count(status='failed')}")
+
+    def write(self, msg):
+        self.stream.write(("\r\033[K" if self.bar else "") + msg + "\n")
         self.stream.flush()
 
-    def emit(self, msg, newline=True):
-        if self.tty:
-            self.stream.write("\r\033[K")
-        self.stream.write(msg + ("\n" if newline else ""))
 
-
-def _die_with_parent():
-    """preexec_fn: GNU parallel gets SIGINT if run-study dies (Linux), and its own session."""
-    os.setsid()
+def _own_group_dying_with_parent():
+    """preexec_fn of GNU parallel: its own process group, so that a Ctrl-C at the terminal reaches
+    run-study only (which stops the sweep with one SIGINT to parallel), yet in the terminal's
+    session, whose size its --bar reads from /dev/tty; it writes its bar from the background
+    (SIGTTOU ignored, also under `stty tostop`), and gets SIGINT if run-study dies (Linux)."""
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     try:
         import ctypes
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
@@ -163,69 +146,68 @@ def _wait_for_workers(lock_path, limit_s=60.0):
         os.close(fd)
 
 
-def run(a, log=lambda m: print(m, file=sys.stderr)):
-    """Runs the sweep; returns an exit status (0 all recorded, 1 some failed, 130 interrupted)."""
-    all_cases = casesm.load_cases(a.benchmark)
-    selected = casesm.select_cases(all_cases, a.cases, a.all)
-    if not selected:
-        raise casesm.CaseError("no cases selected")
-    if a.compile_only:
-        root, n = compilem.compile_cases(a.benchmark, selected, os.path.abspath(a.work), log=log)
-        log(f"[run-study] {len(selected)} pairs in {root} ({n} compiled now)")
-        return 0
+def check_tools(a):
     if not (os.path.isfile(a.pasda_jvm) and os.access(a.pasda_jvm, os.X_OK)):
         raise FileNotFoundError(f"{a.pasda_jvm}: pasda-jvm binary not found (build it, or pass --pasda-jvm)")
     if shutil.which("parallel") is None:
         raise FileNotFoundError("GNU parallel is not installed (Debian: apt-get install parallel)")
+
+
+def pending(a, selected, log):
+    """The jobs whose runs the database lacks; the engine creates (or checks) the database first."""
     a.db = os.path.abspath(a.db)
     os.makedirs(os.path.dirname(a.db) or ".", exist_ok=True)
-    os.makedirs(a.work, exist_ok=True)
+    dbm.init_db(a.pasda_jvm, a.db)
     con = dbm.connect(a.db)
-    dbm.check_version(con, a.db)
-    dbm.ensure_schema(con)
-    done = dbm.done_counts(con)
-    con.close()
-
+    try:
+        done = dbm.done_counts(con)
+    finally:
+        con.close()
     jobs = plan(selected, a.tools, a.timeouts, a.runs, a.depth_limit, a.arith, done)
-    total_all = len(selected) * len(a.tools) * len(a.timeouts) * a.runs
+    total = len(selected) * len(a.tools) * len(a.timeouts) * a.runs
     log(f"[run-study] {len(selected)} cases x {len(a.tools)} tools x {len(a.timeouts)} timeouts x {a.runs} runs "
-        f"= {total_all} runs; {total_all - len(jobs)} already in {a.db}; {len(jobs)} to run with {a.jobs} jobs")
-    if a.dry_run:
-        for c, tool, t, r in jobs:
-            print(f"{c.name}\t{tool}\t{fmt_timeout(t)}\t{r}")
-        return 0
-    if not jobs:
-        return 0
-    classes, n = compilem.compile_cases(a.benchmark, sorted({c for c, *_ in jobs}, key=lambda c: c.name),
-                                        os.path.abspath(a.work), log=log)
-    version = subprocess.run([a.pasda_jvm, "--version"], capture_output=True, text=True).stdout.strip()
-    version = version.split()[-1] if version else ""
+        f"= {total} runs; {total - len(jobs)} already in {a.db}; {len(jobs)} to run with {a.jobs} jobs")
+    return jobs
 
-    jobfile = os.path.join(a.work, f"jobs-{os.getpid()}.tsv")
-    with open(jobfile, "w") as f:
-        for c, tool, t, r in jobs:
-            f.write("\t".join([c.name, c.expected, c.method, c.old_class, c.new_class, tool, fmt_timeout(t),
-                               str(r), str(a.depth_limit), a.arith]) + "\n")
+
+def engine_version(engine):
+    words = subprocess.run([engine, "--version"], capture_output=True, text=True).stdout.split()
+    return words[-1] if words else ""
+
+
+def write_jobfile(a, jobs):
+    path = os.path.join(a.work, f"jobs-{os.getpid()}.tsv")
+    with open(path, "w") as f:
+        f.writelines(j.format() + "\n" for j in jobs)
+    return path
+
+
+def parallel_command(a, jobfile, classes, bar):
+    """GNU parallel running the worker once per line of the job file (its columns: {1} ... {10})."""
     cmd = ["parallel", "--jobs", str(a.jobs), "--colsep", "\t", "--line-buffer",
            "--joblog", os.path.join(a.work, "parallel-joblog.txt"), "--arg-file", jobfile]
+    if bar:
+        cmd.append("--bar")
     if a.sshloginfile:
         cmd += ["--sshloginfile", a.sshloginfile]
-    cmd += [a.python, WORKER, "--db", a.db, "--pasda-jvm", os.path.abspath(a.pasda_jvm), "--classes", classes,
-            "--grace", str(a.grace), "--version-string", version, "--deepen", a.deepen,
-            "{1}", "{2}", "{3}", "{4}", "{5}", "{6}", "{7}", "{8}", "{9}", "{10}"]
+    return cmd + [a.python, WORKER, "--db", a.db, "--pasda-jvm", os.path.abspath(a.pasda_jvm), "--classes", classes,
+                  "--grace", str(a.grace), "--version-string", engine_version(a.pasda_jvm), "--deepen", a.deepen,
+                  *Job.placeholders()]
 
-    prog = Progress(len(jobs), total_all - len(jobs), quiet=a.quiet)
-    # Every worker, and the engine it runs, holds a shared lock on this file while it lives: after
-    # an interrupt the sweep returns only when none of them can still write a run.
-    lock_path = os.path.join(a.work, "sweep.lock")
-    env = dict(os.environ, PASDA_STUDY_LOCK=lock_path)
+
+def sweep(cmd, results, lock_path):
+    """Runs GNU parallel, its job lines into `results`; returns whether a signal stopped the sweep.
+
+    Every worker, and the engine it runs, holds a shared lock on lock_path while it lives: after
+    an interrupt the sweep returns only when none of them can still write a run. lock_path.stop is
+    made when the sweep is being stopped, before waiting for the lock: a worker that takes the
+    lock after that (started just before the interrupt) sees it and runs nothing."""
     open(lock_path, "a").close()
-    # Made when the sweep is being stopped, before waiting for the lock: a worker that takes the
-    # lock after that (started just before the interrupt) sees it and runs nothing.
     stop_path = lock_path + ".stop"
     if os.path.exists(stop_path):
         os.unlink(stop_path)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=_own_group_dying_with_parent,
+                            env=dict(os.environ, PASDA_STUDY_LOCK=lock_path))
     stopping = []
 
     def on_signal(signum, _frame):
@@ -236,30 +218,53 @@ def run(a, log=lambda m: print(m, file=sys.stderr)):
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
-        prog.show()
         for raw in proc.stdout:
-            fields = raw.rstrip("\n").split("\t")
-            if len(fields) >= 8 and fields[0] == "JOB":
-                if fields[6] == "interrupted":
-                    continue
-                prog.update(fields)
+            line = JobLine.parse(raw)
+            if line is not None and line.status != "interrupted":
+                results.add(line)
         proc.wait()
         if stopping:
             _wait_for_workers(lock_path)
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-        try:
-            os.unlink(jobfile)
-        except OSError:
-            pass
-    if stopping:
-        prog.emit(f"\n[run-study] interrupted: {prog.done} runs recorded in this session; "
-                  "start again with the same options to run the rest")
+    return bool(stopping)
+
+
+def run(a, log=lambda m: print(m, file=sys.stderr)):
+    """Runs the sweep; returns an exit status (0 all recorded, 1 some failed, 130 interrupted)."""
+    selected = casesm.select_cases(casesm.load_cases(a.benchmark), a.cases, a.all)
+    if not selected:
+        raise casesm.CaseError("no cases selected")
+    if a.compile_only:
+        root, n = compilem.compile_cases(a.benchmark, selected, os.path.abspath(a.work), log=log)
+        log(f"[run-study] {len(selected)} pairs in {root} ({n} compiled now)")
+        return 0
+    check_tools(a)
+    os.makedirs(a.work, exist_ok=True)
+    jobs = pending(a, selected, log)
+    if a.dry_run:
+        for j in jobs:
+            print(j.format())
+        return 0
+    if not jobs:
+        return 0
+    names = {j.case for j in jobs}
+    classes, _ = compilem.compile_cases(a.benchmark, [c for c in selected if c.name in names],
+                                        os.path.abspath(a.work), log=log)
+    results = Results(len(jobs), quiet=a.quiet)
+    jobfile = write_jobfile(a, jobs)
+    try:
+        stopped = sweep(parallel_command(a, jobfile, classes, results.bar), results,
+                        os.path.join(a.work, "sweep.lock"))
+    finally:
+        os.unlink(jobfile)
+    results.write(results.summary())
+    if stopped:
+        results.write(f"[run-study] interrupted: {len(results.lines)} runs recorded in this session; "
+                      "start again with the same options to run the rest")
         return 130
-    if prog.done < prog.total:
-        prog.show(force=True)
-    return 1 if prog.failed or prog.done < prog.total else 0
+    return 1 if results.count(status="failed") or len(results.lines) < results.total else 0
 
 
 def main(argv=None):

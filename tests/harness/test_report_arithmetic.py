@@ -7,7 +7,7 @@ import sqlite3
 import tempfile
 import unittest
 
-import _common  # noqa: F401
+import _common
 from pasda_study import db as dbm
 from pasda_study import report, tables
 from pasda_study.analysis import ReportError
@@ -52,8 +52,7 @@ def add_run(con, case, tool, timeout, result, runtime, *, steps=None, iterations
 
 
 def build(path):
-    con = dbm.connect(path)
-    dbm.ensure_schema(con)
+    con = _common.create_db(path)
     con.execute("BEGIN")
     # pasda at 10 s, three runs of most cases
     add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, steps={3: 1.0, 4: 0.5},
@@ -79,6 +78,7 @@ def build(path):
     con.close()
 
 
+@_common.requires_engine
 class ReportArithmeticTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -193,10 +193,8 @@ class ReportArithmeticTest(unittest.TestCase):
         self.assertIn("no such file", err.getvalue())
 
 
-if __name__ == "__main__":
-    unittest.main()
 
-
+@_common.requires_engine
 class MechanismTest(unittest.TestCase):
     """Pairs decided per mechanism (solver, replay, search) and proofs with and without them."""
 
@@ -207,8 +205,7 @@ class MechanismTest(unittest.TestCase):
         with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
             f.write(CASES_TSV)
         self.db = os.path.join(self.tmp.name, "m.db")
-        con = dbm.connect(self.db)
-        dbm.ensure_schema(con)
+        con = _common.create_db(self.db)
         con.execute("BEGIN")
         add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, iterations=[["EQ", "EQ"]], result_iteration=1)
         # NEQ proved by the solver in the reported iteration, though a replay also found one
@@ -260,3 +257,7 @@ class MechanismTest(unittest.TestCase):
         self.assertIn("| pairs decided by replay (correct / false) | 1 (1 / 0) | - |", text)
         self.assertIn("| correct proofs without replay and search | 2 | - |", text)
         self.assertEqual(false, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -9,7 +9,6 @@ import _common
 from pasda_study import bench, report, tables
 from pasda_study import truth as truthm
 from test_report_arithmetic import CASES_TSV, add_run
-from pasda_study import db as dbm
 
 FIVE = {"power/test/Eq", "dart/test/Eq", "Airy/MAX/Eq", "Bess/dawson/Eq", "Bess/bessy1/Eq"}
 
@@ -23,8 +22,7 @@ def make_study(test, db_name, runs):
     with open(os.path.join(test.bench, "cases.tsv"), "w") as f:
         f.write(CASES_TSV)
     test.db = os.path.join(test.tmp.name, db_name)
-    con = dbm.connect(test.db)
-    dbm.ensure_schema(con)
+    con = _common.create_db(test.db)
     con.execute("BEGIN")
     for args, kwargs in runs:
         add_run(con, *args, **kwargs)
@@ -78,6 +76,7 @@ class CorrectedLabelsFileTest(unittest.TestCase):
             shutil.rmtree(d)
 
 
+@_common.requires_engine
 class TruthInReportAndBenchTest(unittest.TestCase):
     """A java-model study where the engine says NEQ on a case labelled EQ that a JVM shows to differ."""
 
@@ -129,6 +128,7 @@ class TruthInReportAndBenchTest(unittest.TestCase):
         self.assertEqual(bench.summary(st, "pasda", 10.0)[1], 0, "B/Eq is EQ by its label when not corrected")
 
 
+@_common.requires_engine
 class JavaMechanismsTest(unittest.TestCase):
     """The mechanisms of issue 17 in the harness: NEQ by math first, EQ partitions without a query."""
 

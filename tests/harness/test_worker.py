@@ -9,11 +9,13 @@ import unittest
 
 import _common
 from pasda_study import db as dbm
+from pasda_study.jobs import JobLine
 
 WORKER = os.path.join(_common.HARNESS, "pasda_study", "worker.py")
 FAKE = os.path.join(_common.HERE, "fake_engine.py")
 
 
+@_common.requires_engine
 class WorkerTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -32,9 +34,9 @@ class WorkerTest(unittest.TestCase):
     def run_worker(self, mode, timeout="0.5", extra=()):
         p = self.start(mode, timeout, extra)
         out, err = p.communicate(timeout=30)
-        fields = out.strip().split("\t")
-        self.assertEqual(fields[0], "JOB", out + err)
-        return p.returncode, fields
+        line = JobLine.parse(out)
+        self.assertIsNotNone(line, out + err)
+        return p.returncode, line
 
     def rows(self):
         con = dbm.connect(self.db)
@@ -44,8 +46,8 @@ class WorkerTest(unittest.TestCase):
                            "r.version FROM run r JOIN settings s ON s.run_id = r.id ORDER BY r.id").fetchall()
 
     def test_engine_records_its_run(self):
-        rc, f = self.run_worker("ok")
-        self.assertEqual((rc, f[5], f[6]), (0, "EQ", "ok"))
+        rc, line = self.run_worker("ok")
+        self.assertEqual((rc, line.result, line.status), (0, "EQ", "ok"))
         rows = self.rows()
         self.assertEqual(len(rows), 1)
         self.assertIsNone(rows[0][1])
@@ -59,29 +61,29 @@ class WorkerTest(unittest.TestCase):
 
     def test_hung_run_is_killed_and_recorded_as_timeout(self):
         t0 = time.time()
-        rc, f = self.run_worker("hang")
+        rc, line = self.run_worker("hang")
         self.assertLess(time.time() - t0, 10)
-        self.assertEqual((rc, f[5], f[6]), (0, "TIMEOUT", "killed"))
+        self.assertEqual((rc, line.result, line.status), (0, "TIMEOUT", "killed"))
         (res, errors, timed_out, tool, t, d, ar, ver), = self.rows()
         self.assertEqual((res, timed_out, tool, t, d, ar, ver), ("TIMEOUT", 1, "pasda", 0.5, 10, "math", "9.9"))
         self.assertTrue(errors.startswith(dbm.HARNESS_MARK + " killed by harness after"), errors)
 
     def test_run_ignoring_sigterm_is_killed(self):
-        rc, f = self.run_worker("stubborn")
-        self.assertEqual((f[5], f[6]), ("TIMEOUT", "killed"))
+        _rc, line = self.run_worker("stubborn")
+        self.assertEqual((line.result, line.status), ("TIMEOUT", "killed"))
         self.assertEqual(len(self.rows()), 1)
 
     def test_engine_dying_without_a_row_is_recorded_as_error(self):
-        rc, f = self.run_worker("die")
-        self.assertEqual((f[5], f[6]), ("ERROR", "died"))
+        _rc, line = self.run_worker("die")
+        self.assertEqual((line.result, line.status), ("ERROR", "died"))
         (res, errors, *_), = self.rows()
         self.assertEqual(res, "ERROR")
         self.assertIn("exit status 2", errors)
         self.assertIn("method snippet not found", errors)
 
     def test_crash_is_recorded_as_error(self):
-        rc, f = self.run_worker("crash")
-        self.assertEqual((f[5], f[6]), ("ERROR", "died"))
+        _rc, line = self.run_worker("crash")
+        self.assertEqual((line.result, line.status), ("ERROR", "died"))
         self.assertIn("signal 11", self.rows()[0][1])
 
     def test_interrupted_job_records_nothing(self):
@@ -89,9 +91,26 @@ class WorkerTest(unittest.TestCase):
         time.sleep(1.0)
         p.send_signal(signal.SIGTERM)
         out, _ = p.communicate(timeout=15)
-        self.assertIn("\tinterrupted\t", out)
+        self.assertEqual(JobLine.parse(out).status, "interrupted", out)
         self.assertNotEqual(p.returncode, 0)
         self.assertEqual(self.rows(), [])
+
+    def test_a_harness_row_goes_into_a_database_the_engine_made(self):
+        # The worker writes the first row of a new file: the file has exactly the engine's schema.
+        self.run_worker("die")
+        reference = os.path.join(self.tmp.name, "reference.db")
+        dbm.init_db(_common.PASDA_JVM, reference)
+        self.assertEqual(_common.schema_of(self.db), _common.schema_of(reference))
+        line = self.run_worker("die")[1]
+        self.assertEqual(line.status, "died", "the worker checks the file again and appends")
+        self.assertEqual(len(self.rows()), 2)
+
+    def test_a_file_that_is_not_a_database_is_a_failed_job_naming_it(self):
+        with open(self.db, "w") as f:
+            f.write("not a database\n")
+        rc, line = self.run_worker("die")
+        self.assertEqual((rc, line.result, line.status), (1, "-", "failed"))
+        self.assertIn(self.db, line.note)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ if HARNESS not in sys.path:
 
 from pasda_study import db as dbm  # noqa: E402
 
-BENCHMARK = os.environ.get("PASDA_BENCHMARK_DIR_SRC") or os.path.normpath(
-    os.path.join(REPO, "..", "shared", "ardiff-benchmark"))
+# CTest passes the benchmark directory CMake was configured with (PASDA_BENCHMARK_DIR).
+BENCHMARK = (os.environ.get("PASDA_BENCHMARK_DIR_SRC") or os.environ.get("PASDA_BENCHMARK_DIR")
+             or os.path.normpath(os.path.join(REPO, "..", "shared", "ardiff-benchmark")))
 # The engine (CTest sets it): it creates every database with its schema (pasda-jvm --init-db).
 PASDA_JVM = os.environ.get("PASDA_JVM", "")
 CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

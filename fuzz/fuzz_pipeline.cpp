@@ -47,7 +47,7 @@ void compare(const analysis::Version& a, const analysis::Version& b, const std::
   } catch (const std::invalid_argument&) {  // documented: the method is missing in one version
   }
   analysis::Options o;
-  o.mode = "pasda";
+  o.mode = pasda::analysis::Tool::Pasda;
   o.timeout_s = kDeadlineS;
   o.depth_limit = 2;
   o.solver_timeout_ms = 50;

@@ -18,7 +18,6 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 /// The largest budget a round may use (--depth-limit's own maximum).
 constexpr int kMaxDeepenedLimit = 100'000;
 /// A deeper round starts only with at least this much time before its deadline.
-constexpr double kMinRoundS = 0.05;
 
 bool decisive(Verdict v) { return v == Verdict::EQ || v == Verdict::NEQ || v == Verdict::ERROR; }
 
@@ -44,7 +43,7 @@ bool supersedes(const RunResult& deeper) {
 /// What the run leaves for the wrap-up after the last round: classification, the store and the
 /// report (a twentieth of the timeout, at most half a second).
 Clock::duration wrapUpMargin(const Options& o) {
-  return std::chrono::microseconds(static_cast<long long>(std::min(0.5, o.timeout_s * 0.05) * 1e6));
+  return std::chrono::microseconds(static_cast<long long>(std::min(o.time.wrapup_cap_s, o.timeout_s * o.time.wrapup_share) * 1e6));
 }
 
 void addSteps(StepTimes& to, const StepTimes& from) {
@@ -118,7 +117,7 @@ void runRounds(IterationEnv& env, RunResult& run) {
       run.deepening_note = "the depth limit reached its maximum, " + std::to_string(depth);
       return;
     }
-    if (std::chrono::duration<double>(deadline - Clock::now()).count() < kMinRoundS) {
+    if (std::chrono::duration<double>(deadline - Clock::now()).count() < o.time.min_round_s) {
       run.deepening_note = "no time left for a round at depth " + std::to_string(std::max(1, 2 * depth));
       return;
     }

@@ -330,11 +330,12 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
   // All explanations of an iteration share a budget: explain_share of the time left at the
   // first one (at most 5 s); one partition gets at most 1 s of it.
   if (budget_s_ < 0) {
-    double left = env_.deadline == Clock::time_point::max() ? 25.0 : std::chrono::duration<double>(env_.deadline - t0).count();
-    budget_s_ = std::min(5.0, std::max(0.0, left) * o.explain_share);
+    double left = env_.deadline == Clock::time_point::max() ? o.time.explain_unbounded_s
+                                                             : std::chrono::duration<double>(env_.deadline - t0).count();
+    budget_s_ = std::min(o.time.explain_cap_s, std::max(0.0, left) * o.explain_share);
   }
-  double budget = std::min(1.0, budget_s_ - spent_s_);
-  if (budget < 0.005) return done("time budget of the explanation used up");
+  double budget = std::min(o.time.explain_partition_cap_s, budget_s_ - spent_s_);
+  if (budget < o.time.explain_min_s) return done("time budget of the explanation used up");
   auto deadline = t0 + std::chrono::microseconds(static_cast<long long>(budget * 1e6));
   std::string note;
   try {

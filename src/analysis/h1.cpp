@@ -31,10 +31,11 @@ Term iff(terms::TermManager& tm, Term a, Term b) { return tm.land(tm.lor(tm.lnot
 
 }  // namespace
 
-std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, solver::Solver& solver, Term summaryOld,
-                                                      Term summaryNew, unsigned per_query_ms,
-                                                      symexec::Clock::time_point deadline) {
-  std::set<std::string> out;
+std::set<AbstractionId> equivalenceEnablingAbstractions(terms::TermManager& tm, solver::Solver& solver,
+                                                        const AbstractionIndex& index, Term summaryOld,
+                                                        Term summaryNew, unsigned per_query_ms,
+                                                        symexec::Clock::time_point deadline) {
+  std::set<AbstractionId> out;
   if (!summaryOld || !summaryNew) return out;
   std::vector<Term> apps;
   std::set<std::uint32_t> seen;
@@ -43,13 +44,14 @@ std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, so
   outermostApplications(tm, summaryNew, apps, seen);
 
   std::unordered_map<Term, Term, terms::TermHash> toConst;
-  std::map<std::string, std::vector<Term>> constsOf;  // key -> its constants
-  std::vector<std::string> oldKeys;                    // keys of the old summary, in order of appearance
+  std::map<AbstractionId, std::vector<Term>> constsOf;  // abstraction -> its constants
+  std::vector<AbstractionId> oldKeys;                    // those of the old summary, in order of appearance
   for (std::size_t i = 0; i < apps.size(); ++i) {
     Term c = tm.var("$h1_" + std::to_string(i), tm.sort(apps[i]));
     toConst.emplace(apps[i], c);
-    std::string key = abstractionKey(tm.node(apps[i]));
-    if (key.empty()) continue;  // library functions: always quantified
+    std::optional<AbstractionId> id = index.of(tm.node(apps[i]));
+    if (!id) continue;  // library functions: always quantified
+    const AbstractionId& key = *id;
     constsOf[key].push_back(c);
     if (i < inOld && std::find(oldKeys.begin(), oldKeys.end(), key) == oldKeys.end()) oldKeys.push_back(key);
   }
@@ -58,7 +60,7 @@ std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, so
   std::vector<Term> vars;
   tm.collectVars(body, vars);
 
-  for (const std::string& key : oldKeys) {
+  for (const AbstractionId& key : oldKeys) {
     auto now = symexec::Clock::now();
     if (now >= deadline) break;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();

@@ -41,8 +41,6 @@ PartitionClassifier::Limits classifierLimits(const Options& o, unsigned queryMs,
   return l;
 }
 
-std::string regionKey(int id) { return "R" + std::to_string(id); }
-std::string helperKey(const std::string& helper) { return "H" + helper.substr(0, helper.find(':')); }
 
 void loadProgram(const IterationEnv& env, symexec::Program& program) {
   const Prepared& p = env.prepared;
@@ -144,29 +142,29 @@ void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
 }
 
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                      symexec::ExecOptions& eo, IterationResult& it) {
+                      AbstractionIndex& index, symexec::ExecOptions& eo, IterationResult& it) {
   const Prepared& p = env.prepared;
   for (const std::string& h : abs.helpers) {
-    eo.abstracted_methods.insert(p.old_name + "." + h);
-    eo.abstracted_methods.insert(p.new_name + "." + h);
-    it.uifs.push_back("helper_" + h.substr(0, h.find(':')) + ": calls of the identical helper " + h);
+    const std::string symbol = index.helperSymbol(h);
+    eo.abstracted_methods[p.old_name + "." + h] = symbol;
+    eo.abstracted_methods[p.new_name + "." + h] = symbol;
+    it.uifs.push_back(symbol + ": calls of the identical helper " + h);
   }
   if (!match) return;
   for (const diff::Region& r : match->regions) {
     if (!abs.regions.count(r.id)) continue;
-    std::string fn = "UIF_" + std::to_string(r.id);
+    const std::string fn = AbstractionId::ofRegion(r.id).name();
+    std::vector<std::string> symbols;
+    for (const diff::RegionVar& v : r.outputs) symbols.push_back(index.regionSymbol(r.id, v.name));
     for (int side : {0, 1}) {
       symexec::RegionHook h;
       h.side = side == 0 ? symexec::kOld : symexec::kNew;
       h.method = (side == 0 ? p.old_name : p.new_name) + "." + r.method;
       h.start_pc = r.start_pc[side];
       h.exit_pc = r.exit_pc[side];
-      h.fn = fn;
       for (const diff::RegionVar& v : r.inputs) h.inputs.emplace_back(v.slot[side], v.type);
-      for (const diff::RegionVar& v : r.outputs) {
-        h.outputs.emplace_back(v.slot[side], v.type);
-        h.output_names.push_back(v.name);
-      }
+      for (const diff::RegionVar& v : r.outputs) h.outputs.emplace_back(v.slot[side], v.type);
+      h.output_fns = symbols;
       eo.regions.push_back(std::move(h));
     }
     std::string ins, outs;
@@ -179,26 +177,20 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
   }
 }
 
-unsigned h1QueryMs(const Options& o) { return std::min(o.solver_timeout_ms ? o.solver_timeout_ms : 1000u, 500u); }
+unsigned h1QueryMs(const Options& o) {
+  return o.solver_timeout_ms ? std::min(o.solver_timeout_ms, o.time.h1_query_cap_ms) : o.time.h1_query_cap_ms;
+}
 
 Clock::time_point h1Deadline(const IterationEnv& env) {
+  const TimePolicy& t = env.options->time;
   auto now = Clock::now();
-  if (env.deadline == Clock::time_point::max()) return now + std::chrono::seconds(5);
-  auto left = env.deadline - now;
-  return now + std::min<Clock::duration>(left / 5, std::chrono::seconds(3));
+  if (env.deadline == Clock::time_point::max()) return now + secondsOf(t.h1_unbounded_s);
+  const double left = std::chrono::duration<double>(env.deadline - now).count();
+  return now + secondsOf(std::min(left * t.h1_share, t.h1_cap_s));
 }
 
-std::string abstractionKey(const terms::Node& n) {
-  if (n.op != terms::Op::Apply) return "";
-  if (n.fun == terms::FunKind::Uif && n.name.rfind("UIF_", 0) == 0) {
-    std::size_t end = n.name.find('_', 4);
-    return regionKey(std::stoi(n.name.substr(4, end - 4)));
-  }
-  if (n.fun == terms::FunKind::Helper && n.name.rfind("helper_", 0) == 0) return "H" + n.name.substr(7);
-  return "";
-}
-
-void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<std::string, int>& counts) {
+void countAbstractions(const terms::TermManager& tm, const AbstractionIndex& index, terms::Term root,
+                       std::map<AbstractionId, int>& counts) {
   if (!root || !tm.containsUif(root)) return;
   std::vector<terms::Term> stack{root};
   std::set<std::uint32_t> seen;
@@ -207,8 +199,7 @@ void countAbstractions(const terms::TermManager& tm, terms::Term root, std::map<
     stack.pop_back();
     if (!seen.insert(t.id).second) continue;
     const terms::Node& n = tm.node(t);
-    std::string key = abstractionKey(n);
-    if (!key.empty()) counts[key] += 1;
+    if (auto id = index.of(n)) counts[*id] += 1;
     for (terms::Term c : n.args)
       if (tm.containsUif(c)) stack.push_back(c);
   }
@@ -220,25 +211,25 @@ namespace {
 /// deadline so that the wrap-up (classifying the last partition, writing results) still ends
 /// within it.
 symexec::ExecOptions productExecOptions(IterationEnv& env, unsigned solverTimeoutMs, const diff::MatchResult* match,
-                                        const Abstraction& abs, IterationResult& it) {
+                                        const Abstraction& abs, AbstractionIndex& names, IterationResult& it) {
   const Options& o = *env.options;
   symexec::ExecOptions eo;
   eo.depth_limit = o.depth_limit;
   eo.deadline = env.deadline;
   if (env.deadline != Clock::time_point::max()) {
-    auto margin = std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
+    auto margin = secondsOf(std::min(o.time.explore_margin_cap_s, o.timeout_s * o.time.explore_margin_share));
     // Under Java's semantics the witnesses are replayed in a JVM after the exploration (the
     // only confirmation for string and array inputs): an exploration that uses its whole time
     // keeps a tenth of the timeout, at most 1 s, for the JVM's start and the replays.
     if (o.arith == terms::Arith::Java && (o.replay == "auto" || o.replay == "jvm"))
-      margin += std::chrono::milliseconds(static_cast<long long>(std::min(1000.0, o.timeout_s * 100.0)));
+      margin += secondsOf(std::min(o.time.jvm_margin_cap_s, o.timeout_s * o.time.jvm_margin_share));
     eo.deadline = env.deadline - margin;
   }
-  eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, 250u);
+  eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, o.time.feasibility_cap_ms);
   eo.max_array_length = o.max_array_length;
   eo.product_class = env.prepared.product_name;
   setHeapOptions(env, eo);
-  applyAbstraction(env, match, abs, eo, it);
+  applyAbstraction(env, match, abs, names, eo, it);
   return eo;
 }
 
@@ -273,11 +264,12 @@ struct H1Summaries {
 };
 
 /// Where the abstractions occur in a partition (for H2 and the refinement fallback).
-void countUsage(terms::TermManager& tm, const symexec::RawPartition& raw, const PartitionResult& r, UifUsage& usage) {
-  std::map<std::string, int> inPc, inOld, inNew;
-  for (terms::Term c : raw.pc) countAbstractions(tm, c, inPc);
-  countAbstractions(tm, raw.old_effect.value, inOld);
-  countAbstractions(tm, raw.new_effect.value, inNew);
+void countUsage(terms::TermManager& tm, const AbstractionIndex& index, const symexec::RawPartition& raw,
+                const PartitionResult& r, UifUsage& usage) {
+  std::map<AbstractionId, int> inPc, inOld, inNew;
+  for (terms::Term c : raw.pc) countAbstractions(tm, index, c, inPc);
+  countAbstractions(tm, index, raw.old_effect.value, inOld);
+  countAbstractions(tm, index, raw.new_effect.value, inNew);
   for (auto& [k, c] : inOld) usage.in_old[k] += c;
   for (auto& [k, c] : inNew) usage.in_new[k] += c;
   bool undecided = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE;
@@ -299,20 +291,21 @@ void finishIteration(IterationResult& it, const Options& o) {
     it.has_uif = it.has_uif || r.uif_pc || r.uif_old || r.uif_new;
   }
   it.result = classify::iterationVerdict(facts);
-  if (o.mode == "prv") it.result = classify::withoutBestEffort(it.result);
+  if (o.mode == Tool::Prv) it.result = classify::withoutBestEffort(it.result);
 }
 
 /// H1 (ARDiff's first heuristic): when an iteration with abstractions ends undecided, the
 /// abstractions whose summaries would make the versions equal.
 void findEnablingAbstractions(const IterationEnv& env, terms::TermManager& tm, solver::Solver& solver,
-                              const H1Summaries& h1, const IterationResult& it, UifUsage& usage, StepTimes& steps) {
+                              const AbstractionIndex& index, const H1Summaries& h1, const IterationResult& it,
+                              UifUsage& usage, StepTimes& steps) {
   classify::IterationFacts f;
   for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);
   const Verdict v = classify::iterationVerdict(f);
   if (v == Verdict::EQ || v == Verdict::NEQ) return;
   auto tr = Clock::now();
-  usage.h1 = equivalenceEnablingAbstractions(tm, solver, h1.summary[0], h1.summary[1], h1QueryMs(*env.options),
-                                             h1Deadline(env));
+  usage.h1 = equivalenceEnablingAbstractions(tm, solver, index, h1.summary[0], h1.summary[1],
+                                             h1QueryMs(*env.options), h1Deadline(env));
   steps.refinement += since(tr);
 }
 
@@ -323,6 +316,7 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
   const Options& o = *env.options;
   IterationResult it;
   it.index = index;
+  AbstractionIndex names;  // the function symbols of this iteration's abstractions
   const auto t0 = Clock::now();
   double classifySeconds = 0;
   try {
@@ -344,14 +338,14 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     std::vector<terms::Term> runArgs = symexec::productArguments(*oldM, inputs, tm);
     steps.initialization += since(ti);
 
-    symexec::ExecOptions eo = productExecOptions(env, so.timeout_ms, match, abs, it);
+    symexec::ExecOptions eo = productExecOptions(env, so.timeout_ms, match, abs, names, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
     // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
     // iteration verdict); the exploration stops there instead of spending the rest of the run
     // on floating-point feasibility checks (--stop-at-neq no: explore every partition, as math
     // runs and the paper do).
     std::atomic<bool> neqFound{false};
-    const bool stopAtNeq = o.arith == terms::Arith::Java && o.neq_stops_exploration && o.mode == "pasda";
+    const bool stopAtNeq = o.arith == terms::Arith::Java && o.neq_stops_exploration && o.mode == Tool::Pasda;
     if (stopAtNeq) eo.cancel = &neqFound;
     symexec::Executor ex(program, tm, *solver, eo);
     PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
@@ -368,11 +362,11 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
       PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
       const bool witnessed = !r.witness.empty();  // (the classifier's last witness is this one's)
       const std::vector<terms::Term> model = witnessed ? classifier.lastModel() : std::vector<terms::Term>{};
-      if (o.mode != "prv")
+      if (o.mode != Tool::Prv)
         witnesses.process(raw, r, model, witnessed ? classifier.lastReferenceInputs() : std::vector<witness::InputValue>{},
                           witnessed ? classifier.lastContext() : witness::CallContext{});
-      if (usage && !abs.empty()) countUsage(tm, raw, r, *usage);
-      if (o.mode == "prv") {
+      if (usage && !abs.empty()) countUsage(tm, names, raw, r, *usage);
+      if (o.mode == Tool::Prv) {
         r.result = classify::withoutBestEffort(r.result);
         r.output_class = classify::withoutBestEffort(r.output_class);
       }
@@ -393,8 +387,8 @@ IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* 
     it.timed_out = stats.timed_out && !(neqFound && Clock::now() < eo.deadline);
     // Under Java the witnesses of a cut iteration are replayed too, in the time that is left
     // (replayAllInJvm skips the JVM when too little is): every NEQ should have a JVM replay.
-    if (o.mode != "prv" && (!it.timed_out || o.arith == terms::Arith::Java)) witnesses.replayAllInJvm(it);
-    if (wantH1 && !it.timed_out) findEnablingAbstractions(env, tm, *solver, h1, it, *usage, steps);
+    if (o.mode != Tool::Prv && (!it.timed_out || o.arith == terms::Arith::Java)) witnesses.replayAllInJvm(it);
+    if (wantH1 && !it.timed_out) findEnablingAbstractions(env, tm, *solver, names, h1, it, *usage, steps);
     steps.symbolic_execution += stats.seconds - classifySeconds;
     steps.partition_classification += classifySeconds;
   } catch (const std::exception& e) {
@@ -435,12 +429,12 @@ void runIterations(IterationEnv& env, RunResult& run) {
   const Prepared& p = env.prepared;
   auto decisive = [](Verdict v) { return v == Verdict::EQ || v == Verdict::NEQ || v == Verdict::ERROR; };
   auto timeLeft = [&] { return Clock::now() < env.deadline; };
-  const bool summary = o.mode == "ardiff" || o.mode == "dse";
+  const bool summary = summaryBased(o.mode);
 
-  if (o.mode == "pasda" || o.mode == "prv") {
+  if (o.mode == Tool::Pasda || o.mode == Tool::Prv) {
     run.iterations.push_back(runProductIteration(env, nullptr, Abstraction{}, 1, run.steps, nullptr));
     if (env.monitor) env.monitor->endIteration(run.iterations.back());
-    if (o.mode == "prv" || decisive(run.iterations.back().result) || !timeLeft()) return;
+    if (o.mode == Tool::Prv || decisive(run.iterations.back().result) || !timeLeft()) return;
   }
 
   // Later iterations (PASDA) and every iteration of ARDiff/DSE abstract unchanged code.
@@ -466,15 +460,15 @@ void runIterations(IterationEnv& env, RunResult& run) {
     if (env.monitor) env.monitor->endIteration(it);
     run.iterations.push_back(std::move(it));
     const IterationResult& last = run.iterations.back();
-    if (decisive(last.result) || last.timed_out || !timeLeft() || o.mode == "dse") return;
+    if (decisive(last.result) || last.timed_out || !timeLeft() || o.mode == Tool::Dse) return;
     auto tr = Clock::now();
-    std::string key = chooseRefinement(abs, match, usage);
+    std::optional<AbstractionId> next = chooseRefinement(abs, match, usage);
     run.steps.refinement += since(tr);
-    if (key.empty()) return;
-    if (key[0] == 'R') abs.regions.erase(std::stoi(key.substr(1)));
+    if (!next) return;
+    if (next->kind == AbstractionId::Kind::Region) abs.regions.erase(next->region);
     else
       for (auto h = abs.helpers.begin(); h != abs.helpers.end(); ++h)
-        if (helperKey(*h) == key) {
+        if (AbstractionId::ofHelper(*h) == *next) {
           abs.helpers.erase(h);
           break;
         }

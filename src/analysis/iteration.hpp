@@ -3,9 +3,11 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
+#include "abstraction.hpp"
 #include "pasda/analysis/analysis.hpp"
 #include "pasda/diff/diff.hpp"
 #include "pasda/product/product.hpp"
@@ -51,17 +53,15 @@ struct Abstraction {
 /// How often each abstraction occurs in the outputs of an iteration's partitions (for H2)
 /// and whether it occurs in an undecided or non-equivalent partition.
 struct UifUsage {
-  std::map<std::string, int> in_old, in_new;  // abstraction key -> distinct applications
-  std::set<std::string> in_undecided;         // keys in partitions that are not EQ/UNREACHABLE
-  std::set<std::string> h1;                   // H1 candidates (equivalenceEnablingAbstractions)
-  std::set<std::string> seen;
+  std::map<AbstractionId, int> in_old, in_new;  // abstraction -> distinct applications
+  std::set<AbstractionId> in_undecided;         // those in partitions that are not EQ/UNREACHABLE
+  std::set<AbstractionId> h1;                   // H1 candidates (equivalenceEnablingAbstractions)
+  std::set<AbstractionId> seen;
 };
 
-/// Key of an abstraction: "R<id>" for a region, "H<name:descriptor>" for a helper.
-std::string regionKey(int id);
-std::string helperKey(const std::string& helper);
-/// The key of the abstraction an Apply node stands for, "" for anything else (library functions too).
-std::string abstractionKey(const terms::Node& n);
+/// Distinct applications of each abstraction of `index` in the term `root`, added to `counts`.
+void countAbstractions(const terms::TermManager& tm, const AbstractionIndex& index, terms::Term root,
+                       std::map<AbstractionId, int>& counts);
 
 /// Time limits of the H1 queries of one iteration: each query, and all of them (a fifth of the
 /// run's time left, at most 3 s).
@@ -69,13 +69,15 @@ unsigned h1QueryMs(const Options& o);
 symexec::Clock::time_point h1Deadline(const IterationEnv& env);
 
 /// ARDiff's H1 (reference §11.6), done with a real quantified query: every application of an
-/// abstraction or library function in the two summaries becomes a fresh constant, and key K is
+/// abstraction or library function in the two summaries becomes a fresh constant, and an
+/// abstraction K (one of `index`'s) is
 /// a candidate when `forall (inputs, other constants) . summaryOld <=> summaryNew` is
 /// satisfiable with K's constants free, i.e. some values of K's applications make the versions
 /// equivalent whatever the rest is. Queries are bounded by `per_query_ms` each and stop at
 /// `deadline`; an undecided query does not make a candidate.
-std::set<std::string> equivalenceEnablingAbstractions(terms::TermManager& tm, solver::Solver& solver,
-                                                      terms::Term summaryOld, terms::Term summaryNew,
+std::set<AbstractionId> equivalenceEnablingAbstractions(terms::TermManager& tm, solver::Solver& solver,
+                                                        const AbstractionIndex& index,
+                                                        terms::Term summaryOld, terms::Term summaryNew,
                                                       unsigned per_query_ms, symexec::Clock::time_point deadline);
 
 /// Run the iterations of the selected tool, appending to run.iterations and run.steps.
@@ -100,14 +102,15 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
                                     int index, StepTimes& steps, UifUsage* usage);
 
 /// ARDiff's refinement (H1-H3 as documented in docs/refinement.md): the abstraction to make
-/// concrete next, or "" when nothing is left.
-std::string chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage);
+/// concrete next, or nullopt when nothing is left.
+std::optional<AbstractionId> chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage);
 
 // Shared by both iteration kinds.
 void loadProgram(const IterationEnv& env, symexec::Program& program);
 void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo);
+/// Hooks for the abstractions of `abs` in `eo` (function symbols from `index`), described in it.uifs.
 void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                      symexec::ExecOptions& eo, IterationResult& it);
+                      AbstractionIndex& index, symexec::ExecOptions& eo, IterationResult& it);
 /// Count distinct applications of abstraction symbols in `t` per abstraction key.
 void countAbstractions(const terms::TermManager& tm, terms::Term t, std::map<std::string, int>& counts);
 

@@ -70,7 +70,7 @@ RunResult RunMonitor::partial() const {
     it.result = classify::iterationVerdict(f);
   }
   if (!applyReportedIteration(run)) run.result = Verdict::TIMEOUT;
-  if (run.settings.tool == "prv") run.result = classify::withoutBestEffort(run.result);
+  if (run.settings.tool == Tool::Prv) run.result = classify::withoutBestEffort(run.result);
   return run;
 }
 

@@ -39,6 +39,7 @@ struct SummaryRun {
   const symexec::MethodInfo* m[2] = {nullptr, nullptr};
   symexec::MethodInputs inputs;
   symexec::ExecOptions eo;
+  AbstractionIndex names;  // the function symbols of the iteration's abstractions
   bool is_void = false;
   Term ret_var[2], outcome[2];
   std::map<std::string, int> exc_codes;  // exception class -> code (0 = normal return, -1 = cut)
@@ -63,15 +64,15 @@ void setUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* match, con
   r.eo.depth_limit = o.depth_limit;
   r.eo.deadline = env.deadline;
   if (env.deadline != Clock::time_point::max())
-    r.eo.deadline = env.deadline - std::chrono::milliseconds(static_cast<long long>(std::min(500.0, o.timeout_s * 50.0)));
-  r.eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(r.so.timeout_ms, 250u);
+    r.eo.deadline = env.deadline - secondsOf(std::min(o.time.explore_margin_cap_s, o.timeout_s * o.time.explore_margin_share));
+  r.eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(r.so.timeout_ms, o.time.feasibility_cap_ms);
   r.eo.max_array_length = o.max_array_length;
-  applyAbstraction(env, match, abs, r.eo, it);
+  applyAbstraction(env, match, abs, r.names, r.eo, it);
 }
 
 /// One finished path of version v into its summary: (pc && outcome), the outcome -1 when cut,
 /// the exception's code when it threw, 0 and the return value otherwise.
-void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<std::string, int>& counts) {
+void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<AbstractionId, int>& counts) {
   terms::TermManager& tm = r.tm;
   Summary& sum = r.sum[v];
   Term path = tm.boolLit(true);
@@ -90,7 +91,7 @@ void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<st
     out = tm.eq(r.outcome[v], tm.intLit(0));
     if (!r.is_void && raw.entry.value) {
       out = tm.land(out, tm.eq(r.ret_var[v], raw.entry.value));
-      countAbstractions(tm, raw.entry.value, counts);
+      countAbstractions(tm, r.names, raw.entry.value, counts);
     }
   }
   sum.uif = sum.uif || tm.containsUif(path) || tm.containsLibrary(path) || tm.containsUif(out) || tm.containsLibrary(out);
@@ -108,7 +109,7 @@ bool buildSummaries(SummaryRun& r, UifUsage* usage) {
     if (!r.is_void) r.ret_var[v] = r.tm.var(std::string("$ret_") + tag[v], symexec::sortOf(ret));
     r.outcome[v] = r.tm.var(std::string("$outcome_") + tag[v], terms::Sort::Int);
     r.sum[v].formula = r.tm.boolLit(false);
-    std::map<std::string, int> counts;
+    std::map<AbstractionId, int> counts;
     symexec::Executor ex(r.program, r.tm, *r.solver, r.eo);
     symexec::ExecStats st = ex.explore(*r.m[v], r.inputs.terms, r.inputs.constraints,
                                        [&](const symexec::RawPartition& raw, solver::Solver&) { addPath(r, v, raw, counts); });
@@ -144,8 +145,8 @@ void querySummaries(SummaryRun& r, IterationEnv& env, Term same, classify::Summa
   terms::TermManager& tm = r.tm;
   auto budget = [&]() -> unsigned {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(env.deadline - Clock::now()).count();
-    double third = r.o.timeout_s * 1000.0 / 3.0;
-    double b = std::max<double>(r.so.timeout_ms, third);
+    double share = r.o.timeout_s * 1000.0 * r.o.time.summary_query_share;
+    double b = std::max<double>(r.so.timeout_ms, share);
     return static_cast<unsigned>(std::max<long long>(1, std::min<long long>(left, static_cast<long long>(b))));
   };
   r.solver->setTimeoutMs(budget());
@@ -206,7 +207,7 @@ void summaryH1(SummaryRun& r, IterationEnv& env, StepTimes& steps, UifUsage& usa
   std::unordered_map<Term, Term, terms::TermHash> shared{{r.outcome[1], r.outcome[0]}};
   if (!r.is_void) shared.emplace(r.ret_var[1], r.ret_var[0]);
   auto tr = Clock::now();
-  usage.h1 = equivalenceEnablingAbstractions(r.tm, *r.solver, r.sum[0].formula, r.tm.substitute(r.sum[1].formula, shared),
+  usage.h1 = equivalenceEnablingAbstractions(r.tm, *r.solver, r.names, r.sum[0].formula, r.tm.substitute(r.sum[1].formula, shared),
                                              h1QueryMs(r.o), h1Deadline(env));
   steps.refinement += since(tr);
 }
@@ -231,7 +232,7 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
       auto tc = Clock::now();
       classify::SummaryFacts f;
       PartitionResult pr = compareSummaries(r, env, f, t0);
-      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && r.o.mode == "ardiff")
+      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && r.o.mode == Tool::Ardiff)
         summaryH1(r, env, steps, *usage);
       it.partitions.push_back(pr);
       it.result = pr.result;

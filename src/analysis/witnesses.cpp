@@ -148,7 +148,7 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   renv_.arith = o.arith;
   renv_.session = o.jvm_session.get();
   double total = o.timeout_s * o.search_share;
-  search_left_s_ = std::min(total, 10.0);
+  search_left_s_ = std::min(total, o.time.search_cap_s);
 }
 
 std::vector<witness::InputValue> WitnessStage::valuesOf(const std::vector<Term>& model) const {
@@ -203,6 +203,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     return;
   }
   const bool java = env_.options->arith == terms::Arith::Java;
+  const TimePolicy& t = env_.options->time;
   // Terms with abstractions cannot be evaluated: such partitions (MAYBE_REACHABLE paths, UIF
   // outputs) are confirmed on the unabstracted path and searched by replaying the real product.
   bool abstracted = (raw.old_effect.value && tm_.containsUif(raw.old_effect.value)) ||
@@ -211,13 +212,14 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   auto confirmed = [&](const std::vector<witness::InputValue>& vals, const analysis::Replay& rep) {
     if (!rep.differs) return false;
     if (java) return true;
-    if (abstracted) return confirmOnConcretePath(vals, Clock::now() + std::chrono::seconds(1));
-    witness::SearchProblem p = problem(raw, Clock::now() + std::chrono::seconds(1), model);
+    if (abstracted) return confirmOnConcretePath(vals, Clock::now() + secondsOf(t.confirm_s));
+    witness::SearchProblem p = problem(raw, Clock::now() + secondsOf(t.confirm_s), model);
     return witness::confirmMath(p, vals) == witness::MathCheck::Confirmed;
   };
-  // One interpreter replay gets at most 5 s and never more than a quarter of the time left.
-  renv_.interp_timeout_s =
-      std::clamp(std::chrono::duration<double>(env_.deadline - Clock::now()).count() / 4.0, 0.01, 5.0);
+  // One interpreter replay gets a share of the time left, within bounds.
+  renv_.interp_timeout_s = std::clamp(std::chrono::duration<double>(env_.deadline - Clock::now()).count() *
+                                          t.interp_replay_share,
+                                      t.interp_replay_min_s, t.interp_replay_cap_s);
   if ((r.result == Verdict::NEQ || r.result == Verdict::MAYBE_NEQ) && !r.witness.empty()) {
     std::vector<witness::InputValue> vals = valuesOf(model);
     Replay rep = witness::replayInterp(renv_, vals);
@@ -237,11 +239,12 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   // in doubt) is not searched: a concrete search is not tied to its path and would mostly spend
   // the time of equivalent programs.
   if (abstracted && r.result == Verdict::MAYBE_EQ) return;
-  if (search_left_s_ <= 0.05) return;
+  if (search_left_s_ <= t.search_min_s) return;
   auto now = Clock::now();
   double runLeft = std::chrono::duration<double>(env_.deadline - now).count();
-  double share = std::min({search_left_s_, std::max(0.2, runLeft / 8.0), 1.0, runLeft - 0.3});
-  if (share <= 0.05) return;
+  double share = std::min({search_left_s_, std::max(t.search_partition_min_s, runLeft * t.search_partition_share),
+                           t.search_partition_cap_s, runLeft - t.search_reserve_s});
+  if (share <= t.search_min_s) return;
   auto deadline = now + std::chrono::microseconds(static_cast<long long>(share * 1e6));
   std::optional<std::vector<witness::InputValue>> found;
   Replay rep;
@@ -384,8 +387,8 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
   if (!enabled_ || jvm_inputs_.empty() || (o.replay != "auto" && o.replay != "jvm")) return;
   // The JVM replay counts against the run's timeout like everything else: it gets the time
   // left (less a margin for writing the results), and none when too little is left.
-  double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - 0.3;
-  if (left < 0.2) return;
+  double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - o.time.jvm_reserve_s;
+  if (left < o.time.jvm_min_s) return;
   renv_.jvm_timeout_s = std::min(renv_.jvm_timeout_s, left);
   namespace fs = std::filesystem;
   std::error_code ec;

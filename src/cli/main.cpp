@@ -15,6 +15,7 @@
 #include "pasda/jvm/dump.hpp"
 #include "pasda/jvm/errors.hpp"
 #include "pasda/jvm/loader.hpp"
+#include "pasda/report/junit.hpp"
 #include "pasda/report/report.hpp"
 #include "pasda/store/store.hpp"
 #include "pasda/witness/witness.hpp"
@@ -33,9 +34,6 @@ using Clock = std::chrono::steady_clock;
 /// How long storing a finished run may still wait for a locked database after --timeout has
 /// passed (docs/cli.md): the run is then printed and reported as not stored.
 constexpr double kStoreGraceS = 2.0;
-/// How long the analysis may overrun its deadline before its results are taken from the
-/// monitor and the process ends (a solver call that ignores interrupts).
-constexpr double kAbandonGraceS = 0.7;
 
 Clock::time_point after(Clock::time_point t, double seconds) {
   return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
@@ -59,6 +57,7 @@ int runShowBlocks(const cli::CliOptions& c, const analysis::Version& oldV, const
 void printRun(const analysis::RunResult& run, const cli::CliOptions& c) {
   if (c.format == "json") report::printJson(run, std::cout);
   else report::printText(run, std::cout, c.verbosity);
+  if (c.format == "text" && c.verbosity > 1) report::printTimePolicy(c.analysis.time, std::cout);
 }
 
 // Writes the JUnit tests of a finished run; "" or the error line's text.
@@ -66,7 +65,7 @@ std::string emitTests(const cli::CliOptions& c, const analysis::RunResult& run, 
   const std::string& dir = *c.emit_tests;
   try {
     auto colon = run.settings.method.find(':');
-    auto files = witness::emitJUnit(run, oldV.cls.name(), run.settings.method.substr(0, colon),
+    auto files = report::emitJUnit(run, oldV.cls.name(), run.settings.method.substr(0, colon),
                                     run.settings.method.substr(colon + 1), dir);
     if (c.verbosity > 0)
       std::cerr << "pasda-jvm: " << files.size() << " JUnit test file(s) written to " << cli::oneLine(dir) << "\n";
@@ -107,7 +106,7 @@ int runComparison(const cli::CliOptions& c, Clock::time_point start) {
   const double given = o.timeout_s;
   o.timeout_s = std::max(1e-3, std::chrono::duration<double>(deadline - Clock::now()).count());
   bool abandoned = false;
-  analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, o, kAbandonGraceS, abandoned);
+  analysis::RunResult run = analysis::analyzeGuarded(oldV, newV, o, o.time.abandon_grace_s, abandoned);
   run.settings.timeout_s = given;  // recorded as given (the harness matches runs by it)
   run.settings.version = PASDA_VERSION;
 

@@ -17,6 +17,9 @@ namespace po = boost::program_options;
 
 namespace {
 
+/// A whole number of seconds as the option's default text ("60").
+std::string wholeSeconds(double s) { return std::to_string(static_cast<long long>(s)); }
+
 constexpr const char* kUsage =
     "Usage: pasda-jvm [options] OLD NEW\n"
     "       pasda-jvm [options] OLD.jar NEW.jar          (or two class-path directories: a release diff)\n"
@@ -54,7 +57,7 @@ po::options_description describeOptions() {
     ("classpath-old", po::value<std::string>()->default_value(""), "extra class path of the old version (':' separated)")
     ("classpath-new", po::value<std::string>()->default_value(""), "extra class path of the new version")
     ("mode", po::value<std::string>()->default_value("pasda"), "tool: pasda, prv, ardiff or dse")
-    ("timeout", po::value<std::string>()->default_value("60"), "wall-clock limit of the whole run, seconds "
+    ("timeout", po::value<std::string>()->default_value(wholeSeconds(analysis::kDefaultTimeoutS)), "wall-clock limit of the whole run, seconds "
                                                                 "(more than 0, at most 1000000)")
     ("depth-limit", po::value<std::string>()->default_value("10"), "branch decisions allowed per path inside loops "
                                                                     "and recursion (0 to 100000); with --deepen on "
@@ -174,7 +177,7 @@ std::optional<std::string> optional(const po::variables_map& vm, const char* nam
 
 void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   auto text = [&](const char* name) { return vm[name].as<std::string>(); };
-  o.mode = oneOf("mode", text("mode"), {"pasda", "prv", "ardiff", "dse"});
+  o.mode = *analysis::parseTool(oneOf("mode", text("mode"), {"pasda", "prv", "ardiff", "dse"}));
   o.timeout_s = seconds("timeout", text("timeout"), kMaxTimeoutS);
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.deepen = oneOf("deepen", text("deepen"), {"on", "off"}) == "on";

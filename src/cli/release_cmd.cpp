@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "pasda/release/release.hpp"
+#include "pasda/report/junit.hpp"
 #include "pasda/report/release_report.hpp"
 #include "pasda/store/release_store.hpp"
 #include "pasda/witness/witness.hpp"
@@ -73,7 +74,7 @@ void emitTests(const release::ReleaseResult& r, const std::string& dir, int verb
   std::size_t files = 0;
   for (const auto& m : r.methods) {
     if (!m.run || !m.verdict || *m.verdict != classify::Verdict::NEQ) continue;
-    files += witness::emitJUnit(*m.run, jvm::toInternalName(m.cls), m.name, m.descriptor, dir, true).size();
+    files += report::emitJUnit(*m.run, jvm::toInternalName(m.cls), m.name, m.descriptor, dir, true).size();
   }
   if (verbosity > 0) std::cerr << "pasda-jvm: " << files << " JUnit test file(s) written to " << dir << "\n";
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "pasda/jvm/loader.hpp"
-#include "pasda/release/result.hpp"
+#include "pasda/analysis/release_result.hpp"
 
 namespace pasda::release::detail {
 

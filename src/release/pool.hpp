@@ -35,7 +35,7 @@ struct PoolConfig {
   std::string old_classpath, new_classpath;  // extra class paths
   analysis::Options options;                 // per-method analysis settings
   double method_timeout_s = 10;
-  double grace_s = 0.7;
+  double grace_s = analysis::TimePolicy{}.abandon_grace_s;
   /// The diff's deadline: jobs not started by then are not analysed (time_point::max(): none).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };

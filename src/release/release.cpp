@@ -48,7 +48,7 @@ struct Fnv {
 
 std::string fingerprint(const ReleaseResult& all, const ReleaseOptions& o) {
   Fnv f;
-  for (const std::string& s : {o.analysis.mode, std::string(terms::arithName(o.analysis.arith)),
+  for (const std::string& s : {std::string(analysis::toolName(o.analysis.mode)), std::string(terms::arithName(o.analysis.arith)),
                                std::to_string(o.analysis.depth_limit), std::to_string(o.method_timeout_s),
                                o.class_filter})
     f.add(s);

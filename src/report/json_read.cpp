@@ -194,7 +194,9 @@ RunResult runFromJson(const Json& j) {
   r.runtime_s = real(j, "runtime_s");
   r.started_at = text(j, "started_at");
   const Json& s = at(j, "settings");
-  r.settings.tool = text(s, "tool");
+  const std::string tool = text(s, "tool");
+  if (auto t = analysis::parseTool(tool)) r.settings.tool = *t;
+  else throw JsonError("'tool' is not a tool: '" + tool + "'");
   r.settings.old_path = text(s, "old_path");
   r.settings.new_path = text(s, "new_path");
   r.settings.class_old = text(s, "class_old");

@@ -112,7 +112,7 @@ Json iteration(const IterationResult& it) {
 }
 
 Json settings(const analysis::RunSettings& s) {
-  return Json{{"tool", s.tool},
+  return Json{{"tool", analysis::toolName(s.tool)},
               {"old_path", s.old_path},
               {"new_path", s.new_path},
               {"class_old", s.class_old},

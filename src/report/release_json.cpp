@@ -157,7 +157,7 @@ Json releaseToJson(const ReleaseResult& r) {
   const auto& s = r.settings;
   j["arithmetic"] = s.arith;  // the model the verdicts are under (also settings.arith)
   j["settings"] = Json{{"old_path", s.old_path},       {"new_path", s.new_path},
-                       {"class", optText(s.class_filter)}, {"tool", s.tool},
+                       {"class", optText(s.class_filter)}, {"tool", analysis::toolName(s.tool)},
                        {"arith", s.arith},             {"depth_limit", s.depth_limit},
                        {"method_timeout_s", number(s.method_timeout_s)},
                        {"timeout_s", s.timeout_s > 0 ? number(s.timeout_s) : Json(nullptr)},
@@ -205,7 +205,9 @@ ReleaseResult releaseFromJson(const Json& j) {
   r.settings.old_path = str(s, "old_path");
   r.settings.new_path = str(s, "new_path");
   r.settings.class_filter = str(s, "class");
-  r.settings.tool = str(s, "tool");
+  const std::string tool = str(s, "tool");
+  if (auto t = analysis::parseTool(tool)) r.settings.tool = *t;
+  else throw JsonError("'tool' is not a tool: '" + tool + "'");
   r.settings.arith = str(s, "arith");
   r.settings.depth_limit = static_cast<int>(num(s, "depth_limit"));
   r.settings.method_timeout_s = num(s, "method_timeout_s");

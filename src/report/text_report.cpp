@@ -178,7 +178,7 @@ void printText(const RunResult& run, std::ostream& out, int verbosity) {
     labeled(out, ind, "new", s.new_path);
   }
   std::ostringstream set;
-  set << "tool " << s.tool << ", timeout " << (s.timeout_s > 0 ? detail::seconds(s.timeout_s) + " s" : "none")
+  set << "tool " << analysis::toolName(s.tool) << ", timeout " << (s.timeout_s > 0 ? detail::seconds(s.timeout_s) + " s" : "none")
       << ", depth limit " << s.depth_limit << ", arith " << s.arith << ", solver timeout "
       << s.solver_timeout_ms << " ms";
   if (s.heap_bound > 0) set << ", heap bound " << s.heap_bound;
@@ -240,6 +240,18 @@ void printText(const RunResult& run, std::ostream& out, int verbosity) {
   total << "    " << std::left << std::setw(26) << "total (run clock)" << std::right << std::setw(9)
         << detail::seconds(run.runtime_s) << " s\n";
   out << total.str();
+}
+
+void printTimePolicy(const analysis::TimePolicy& policy, std::ostream& out) {
+  out << "\nTime policy (docs/architecture.md, \"Time policy\"):\n";
+  std::size_t width = 0;
+  for (const auto& e : policy.entries()) width = std::max(width, std::string(e.name).size());
+  for (const auto& e : policy.entries()) {
+    std::ostringstream value;
+    value << e.value << " " << e.unit;
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << e.name << "  " << std::setw(18) << value.str()
+        << "  " << e.reason << "\n";
+  }
 }
 
 }  // namespace pasda::report

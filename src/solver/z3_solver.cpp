@@ -18,15 +18,6 @@
 
 namespace pasda::solver {
 
-const char* statusName(Status s) {
-  switch (s) {
-    case Status::Sat: return "SAT";
-    case Status::Unsat: return "UNSAT";
-    case Status::Unknown: return "UNKNOWN";
-  }
-  return "UNKNOWN";
-}
-
 std::optional<terms::Term> Model::lookup(terms::Term var) const {
   for (const auto& v : values)
     if (v.var == var && v.value) return v.value;

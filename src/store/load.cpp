@@ -149,7 +149,8 @@ std::optional<RunResult> Store::loadRun(std::int64_t runId) const {
   s.class_new = st.text(14);
   s.method = st.text(15);
   s.version = st.text(16);
-  s.tool = st.text(17);
+  if (auto t = analysis::parseTool(st.text(17))) s.tool = *t;
+  else throw StoreError(db.path(), "corrupt row: unknown tool '" + st.text(17) + "'");
   s.timeout_s = st.real(18);
   s.solver_timeout_ms = static_cast<unsigned>(st.integer(19));
   s.depth_limit = static_cast<int>(st.integer(20));

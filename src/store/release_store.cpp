@@ -54,7 +54,7 @@ std::int64_t ReleaseStore::begin(const release::ReleaseResult& d) {
               "INSERT INTO release_diff(fingerprint, shard, shard_count, old_path, new_path, class_filter, tool, arith, "
               "depth_limit, method_timeout, run_timeout, jobs, method_count, started_at, version) "
               "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    diff.run(s.fingerprint, s.shard, s.shard_count, s.old_path, s.new_path, nullIfEmpty(s.class_filter), s.tool,
+    diff.run(s.fingerprint, s.shard, s.shard_count, s.old_path, s.new_path, nullIfEmpty(s.class_filter), analysis::toolName(s.tool),
              s.arith, s.depth_limit, s.method_timeout_s,
              s.timeout_s > 0 ? std::optional<double>(s.timeout_s) : std::nullopt, s.jobs, d.methods.size(),
              d.started_at, nullIfEmpty(s.version));

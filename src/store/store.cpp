@@ -200,7 +200,7 @@ std::int64_t writeRun(detail::Db& db, const RunResult& r) {
               r.iterations.size(), resultIteration, r.runtime_s, nullIfEmpty(r.errors), nullIfEmpty(r.precheck),
               nullIfEmpty(r.started_at), s.old_path, s.new_path, s.class_old, s.class_new, s.method, s.version);
   const std::int64_t runId = db.lastInsertId();
-  ins.settings.run(runId, s.tool, s.timeout_s, s.solver_timeout_ms, s.depth_limit, s.arith, s.heap_bound);
+  ins.settings.run(runId, analysis::toolName(s.tool), s.timeout_s, s.solver_timeout_ms, s.depth_limit, s.arith, s.heap_bound);
   ins.deepening.run(runId, s.deepen, r.depth_limit_used, r.deepening_rounds, nullIfEmpty(r.deepening_note));
   for (std::size_t i = 0; i < r.warnings.size(); ++i) ins.warning.run(runId, i, r.warnings[i]);
   for (const IterationResult& it : r.iterations) {

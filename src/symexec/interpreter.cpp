@@ -199,7 +199,7 @@ bool Interpreter::enterRegion(State& s) {
   }
   for (std::size_t i = 0; i < r.outputs.size(); ++i) {
     auto [slot, type] = r.outputs[i];
-    Term v = tm_.apply(r.fn + "_" + r.output_names[i], terms::FunKind::Uif, sortOfDescriptor(type), args);
+    Term v = tm_.apply(r.output_fns[i], terms::FunKind::Uif, sortOfDescriptor(type), args);
     std::size_t need = static_cast<std::size_t>(slot) + ((type == 'J' || type == 'D') ? 2 : 1);
     if (f.locals.size() < need) f.locals.resize(need);
     f.locals[static_cast<std::size_t>(slot)] = v;

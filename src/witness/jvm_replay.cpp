@@ -1,6 +1,6 @@
 // Replay of all witnesses of a run in one real JVM: a generated driver class calls the old and
 // the new version for every witness (inputs embedded as constants) and prints one line per
-// witness per version; the output is parsed back into analysis::Replay records. The JVM is
+// witness per version; the output is parsed back into Replay records. The JVM is
 // either started for the run or kept running across runs (JvmSession, with a generated server).
 #include <fcntl.h>
 #include <poll.h>
@@ -471,7 +471,7 @@ std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& o
 }
 
 /// The replay of one witness from what its calls printed.
-void judge(analysis::Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observed& b, const Observed& again,
+void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observed& b, const Observed& again,
            bool timedOut) {
   if (!a.seen || !b.seen) {
     r.note = timedOut ? "the JVM did not finish within the replay timeout" : "no output from the JVM for this witness";
@@ -502,21 +502,21 @@ void judge(analysis::Replay& r, const jvm::TypeDesc& ret, const Observed& a, con
 
 }  // namespace
 
-std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs) {
   return replayJvm(classDir, env, oldClass, newClass, method, descriptor, inputs, {}, false);
 }
 
-std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs,
                                                         const std::vector<CallContext>& contexts, bool instance) {
   std::string java = findJava(env.java);
   if (java.empty()) return std::nullopt;
-  std::vector<analysis::Replay> out(inputs.size());
+  std::vector<Replay> out(inputs.size());
   for (auto& r : out) r.engine = "jvm";
   if (inputs.empty()) return out;
   auto failAll = [&](const std::string& why) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pasda/jvm/descriptor.hpp"
+#include "pasda/witness/replay_result.hpp"
 
 namespace pasda::product {
 class Assembler;
@@ -33,9 +34,9 @@ std::string stringLiteral(const std::vector<std::uint64_t>& units);
 /// Java's equality of two values of one kind: Double.equals/Float.equals for floating kinds.
 bool javaEqual(char kind, std::uint64_t a, std::uint64_t b);
 
-/// Renderings of effects used in analysis::Replay.
-inline std::string throwsText(const std::string& dottedClass) { return "throws " + dottedClass; }
-inline const char* voidText() { return "void"; }
+/// Renderings of effects used in Replay records (replay_result.hpp).
+using witness::throwsText;
+using witness::voidText;
 
 /// The descriptor kind as a value of a term sort would need it ('Z','B','C','S' behave as 'I').
 inline char valueKind(char kind) { return (kind == 'Z' || kind == 'B' || kind == 'C' || kind == 'S') ? 'I' : kind; }

@@ -196,8 +196,8 @@ const symexec::MethodInfo* versionMethod(const ReplayEnv& env, int side) {
 
 }  // namespace
 
-analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs) {
-  analysis::Replay out;
+Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs) {
+  Replay out;
   out.engine = "interp";
   if (!env.program || !env.product_run) {
     out.note = "no product program to replay on";

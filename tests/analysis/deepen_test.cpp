@@ -20,7 +20,7 @@ std::string fixture(const std::string& kase, const std::string& side) {
 }
 
 struct Setting {
-  std::string mode = "pasda";
+  std::string mode = "pasda";  // a tool name
   terms::Arith arith = terms::Arith::Math;
   bool deepen = true;
   double timeout_s = 60;
@@ -30,7 +30,7 @@ RunResult run(const std::string& kase, const Setting& s) {
   analysis::Version o = analysis::loadVersion(fixture(kase, "old"), "", "");
   analysis::Version n = analysis::loadVersion(fixture(kase, "new"), "", "");
   analysis::Options opt;
-  opt.mode = s.mode;
+  opt.mode = *pasda::analysis::parseTool(s.mode);
   opt.arith = s.arith;
   opt.deepen = s.deepen;
   opt.timeout_s = s.timeout_s;

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "e2e/cli_support.hpp"
+#include "pasda/analysis/analysis.hpp"
 #include "pasda/store/store.hpp"
 #include "report/json_check.hpp"
 
@@ -45,6 +46,22 @@ TEST(Store, InitDbCreatesTheSchemaAndRefusesAFileThatIsNotADatabase) {
   expectOneErrorLine(runCli({"--init-db"}), "--db");
   expectOneErrorLine(runCli({"--db", db, "--init-db", kOld, kNew}), "inputs");
   fs::remove_all(d);
+}
+
+TEST(Verbose, PrintsTheTimePolicyAndTheHelpShowsTheEnginesDefaultTimeout) {
+  CliRun r = runCli({"-v", kOld, kNew});
+  ASSERT_NE(r.code, 2) << r.err;
+  ASSERT_NE(r.out.find("Time policy"), std::string::npos) << r.out;
+  const pasda::analysis::TimePolicy policy;
+  ASSERT_GE(policy.entries().size(), 20u);
+  for (const auto& e : policy.entries()) EXPECT_NE(r.out.find(std::string("  ") + e.name + " "), std::string::npos) << e.name;
+  EXPECT_EQ(runCli({kOld, kNew}).out.find("Time policy"), std::string::npos);  // only with -v
+  // The CLI's default --timeout is the engine's (they disagreed: 60 and 300).
+  CliRun h = runCli({"--help"});
+  const std::string expected =
+      "--timeout arg (=" + std::to_string(static_cast<long long>(pasda::analysis::kDefaultTimeoutS)) + ")";
+  EXPECT_NE(h.out.find(expected), std::string::npos) << h.out;
+  EXPECT_EQ(pasda::analysis::Options{}.timeout_s, pasda::analysis::kDefaultTimeoutS);
 }
 
 TEST(BadInput, MissingFile) {

@@ -12,7 +12,7 @@ inline analysis::RunResult sampleRun(const std::string& tag = "") {
   using namespace analysis;
   RunResult r;
   auto& s = r.settings;
-  s.tool = "pasda";
+  s.tool = pasda::analysis::Tool::Pasda;
   s.old_path = "/tmp/old/Demo.class";
   s.new_path = "/tmp/new/Demo.class";
   s.class_old = "demo.Demo";

@@ -8,7 +8,7 @@ namespace {
 
 using pasda::witness::JvmSession;
 
-std::optional<std::vector<pasda::analysis::Replay>> replayWith(const Pair& p, JvmSession* session, const fs::path& dir,
+std::optional<std::vector<pasda::witness::Replay>> replayWith(const Pair& p, JvmSession* session, const fs::path& dir,
                                                                const std::vector<std::vector<InputValue>>& in,
                                                                const std::string& method, const std::string& desc,
                                                                double timeout = 30) {

@@ -104,7 +104,7 @@ class Pair {
     }
   }
 
-  std::optional<std::vector<pasda::analysis::Replay>> jvm(const fs::path& dir,
+  std::optional<std::vector<pasda::witness::Replay>> jvm(const fs::path& dir,
                                                           const std::vector<std::vector<InputValue>>& inputs) const {
     emit(dir);
     return pasda::witness::replayJvm(dir.string(), env_, oldName_, newName_, method_, desc_, inputs);

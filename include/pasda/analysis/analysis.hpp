@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/analysis/time_policy.hpp"
 #include "pasda/analysis/result.hpp"
 #include "pasda/jvm/classfile.hpp"
 #include "pasda/jvm/loader.hpp"
@@ -33,9 +34,12 @@ class InputError : public std::runtime_error {
   std::string file_, reason_;
 };
 
+/// The default --timeout of a run, seconds (the CLI's and Options').
+inline constexpr double kDefaultTimeoutS = 60;
+
 struct Options {
-  std::string mode = "pasda";     // pasda, prv, ardiff, dse
-  double timeout_s = 300;         // whole run, wall clock
+  Tool mode = Tool::Pasda;        // --mode: the tool
+  double timeout_s = kDefaultTimeoutS;  // whole run, wall clock
   int depth_limit = 10;            // the first round's budget (docs/depth-limit.md)
   /// Iterative deepening: while partitions cut by the depth limit leave the result undecided and
   /// time remains, the run is repeated with twice the budget (docs/depth-limit.md, "Deepening").
@@ -67,6 +71,8 @@ struct Options {
   bool neq_stops_exploration = true;
   bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)
   double explain_share = 0.2;      // at most this share of the time left per explanation, 1 s at most
+  /// How the run divides its time (every share and cap, with its reason).
+  TimePolicy time;
   /// A replay JVM kept across runs (a release diff's worker); null: one JVM per run.
   std::shared_ptr<witness::JvmSession> jvm_session;
 };

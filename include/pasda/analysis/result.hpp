@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "pasda/analysis/tool.hpp"
 #include "pasda/classify/classify.hpp"
+#include "pasda/witness/replay_result.hpp"
 
 namespace pasda::analysis {
 
@@ -34,14 +36,8 @@ struct WitnessValue {
   std::string exact;    // solver's exact value when it differs (e.g. "1/3"), else empty
 };
 
-/// Concrete re-execution of a witness (issue 8).
-struct Replay {
-  std::string engine;    // "interp" or "jvm"
-  std::string old_out;   // rendered outputs
-  std::string new_out;
-  bool differs = false;
-  std::string note;
-};
+/// Concrete re-execution of a witness (issue 8): the witness stage's record.
+using Replay = witness::Replay;
 
 /// One changed source line of an explanation (issue 14).
 struct CauseLine {
@@ -106,7 +102,7 @@ struct StepTimes {
 };
 
 struct RunSettings {
-  std::string tool = "pasda";  // pasda, prv, ardiff, dse
+  Tool tool = Tool::Pasda;
   std::string old_path, new_path;
   std::string class_old, class_new;  // dotted names
   std::string method;                // name:descriptor

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pasda/solver/solver.hpp"
+#include "pasda/solver/status.hpp"
 
 namespace pasda::classify {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "pasda/analysis/analysis.hpp"
-#include "pasda/release/result.hpp"
+#include "pasda/analysis/release_result.hpp"
 
 namespace pasda::release {
 

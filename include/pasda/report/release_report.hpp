@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pasda/release/result.hpp"
+#include "pasda/analysis/release_result.hpp"
 #include "pasda/report/json.hpp"
 
 namespace pasda::report {

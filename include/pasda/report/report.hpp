@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pasda/analysis/result.hpp"
+#include "pasda/analysis/time_policy.hpp"
 
 namespace pasda::report {
 
@@ -21,6 +22,8 @@ namespace pasda::report {
 ///                     model, replays, the UIFs of each iteration and the partitions of every
 ///                     iteration.
 void printText(const analysis::RunResult& run, std::ostream& out, int verbosity);
+/// The run's time policy, one line per share or cap with its reason (`-v`).
+void printTimePolicy(const analysis::TimePolicy& policy, std::ostream& out);
 
 /// One JSON object (UTF-8, newline-terminated) with the keys result, exit_code, precheck,
 /// errors, warnings, timed_out, depth_limited, has_uif, runtime_s, started_at, settings,

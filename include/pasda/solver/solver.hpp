@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/solver/status.hpp"
 #include "pasda/terms/term.hpp"
 
 namespace pasda::solver {
@@ -19,8 +20,6 @@ class SolverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Status : std::int8_t { Unsat = -1, Unknown = 0, Sat = 1 };  // values as in the reference schema
-const char* statusName(Status s);  // "SAT", "UNSAT", "UNKNOWN"
 
 struct CheckResult {
   Status status = Status::Unknown;

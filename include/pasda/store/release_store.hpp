@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "pasda/release/result.hpp"
+#include "pasda/analysis/release_result.hpp"
 #include "pasda/store/store.hpp"
 
 namespace pasda::store {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,16 +22,15 @@ namespace pasda::symexec {
 using Clock = std::chrono::steady_clock;
 
 /// An abstracted region: when execution of `method` (owner.name:descriptor, in the given
-/// side) reaches start_pc, every output local gets `fn_<output name>(inputs...)`, a function
+/// side) reaches start_pc, every output local gets `output_fns[i](inputs...)`, a function
 /// symbol of kind Uif shared by both versions, and execution continues at exit_pc.
 struct RegionHook {
   Side side = kOld;
   std::string method;  // "owner.name:descriptor" with the (renamed) owner class
   std::uint32_t start_pc = 0, exit_pc = 0;
-  std::string fn;      // e.g. "UIF_3"
   std::vector<std::pair<int, char>> inputs;   // (slot, descriptor letter)
   std::vector<std::pair<int, char>> outputs;
-  std::vector<std::string> output_names;      // aligned with outputs
+  std::vector<std::string> output_fns;        // the function symbol of each output, aligned with outputs
 };
 
 /// A loop replaced by shared uninterpreted functions (issue 13, RVT's rule for identical code):
@@ -72,9 +72,9 @@ struct ExecOptions {
   /// The product class whose sameErrors/sameResults calls end a partition ("" = none: a path
   /// ends when the entry method returns or throws).
   std::string product_class;
-  /// Invocations of these methods (owner.name:descriptor) become function applications
-  /// of kind Helper instead of being executed (abstraction of identical helpers).
-  std::set<std::string> abstracted_methods;
+  /// Invocations of these methods (owner.name:descriptor) become applications of the mapped
+  /// function symbol, of kind Helper, instead of being executed (identical helpers).
+  std::map<std::string, std::string> abstracted_methods;
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag

@@ -1,6 +1,6 @@
 // Witnesses beyond the solver: concrete replay of witness inputs on both versions (the
 // interpreter's concrete mode, and a real JVM), a search for inputs that make the outputs
-// differ where the solver cannot decide, and JUnit regression tests for confirmed NEQs.
+// differ where the solver cannot decide (JUnit tests of confirmed NEQs: report/junit.hpp).
 #pragma once
 
 #include <chrono>
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "pasda/analysis/result.hpp"
 #include "pasda/jvm/descriptor.hpp"
 #include "pasda/symexec/executor.hpp"
 #include "pasda/terms/term.hpp"
+#include "pasda/witness/replay_result.hpp"
 
 namespace pasda::witness {
 
@@ -101,7 +101,7 @@ class JvmSession {
 
 /// Replay `inputs` in the interpreter's concrete mode (Java semantics) on the product: the
 /// outputs of both versions and whether they differ under Java's equality (Double.equals).
-analysis::Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs);
+Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs);
 
 /// The search problem for one undecided partition, over the run's TermManager.
 struct SearchProblem {
@@ -144,7 +144,7 @@ std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const st
 /// Replay many witnesses of one run in ONE real JVM process, through the classes that
 /// analysis::emitProduct writes to `classDir`. Returns one Replay per input vector (engine
 /// "jvm"), or nullopt if no `java` is available.
-std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs);
@@ -152,19 +152,11 @@ std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classD
 /// is what witness `w`'s calls need besides their arguments. Each version's call gets its own
 /// receiver, built without a constructor (Unsafe.allocateInstance) with the witness's fields
 /// set by reflection; a witness whose inputs cannot be built in the JVM is not judged.
-std::optional<std::vector<analysis::Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
+std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
                                                         const std::vector<std::vector<InputValue>>& inputs,
                                                         const std::vector<CallContext>& contexts, bool instance);
 
-/// Write one JUnit 5 test per confirmed NEQ witness of `run` into `dir`: it calls the method
-/// with the witness inputs and asserts the old version's result (passes on the old class,
-/// fails on the new one). Returns the files written; throws std::runtime_error when a file
-/// or directory cannot be written. With `numberIfExists`, a test class whose file exists
-/// already (an overload of the same method) gets a numbered name instead of replacing it.
-std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::string& className,
-                                   const std::string& method, const std::string& descriptor, const std::string& dir,
-                                   bool numberIfExists = false);
 
 }  // namespace pasda::witness

@@ -86,13 +86,13 @@ StepOutcome sameResults(Interpreter& I, State& s, const std::vector<Term>& args)
 }
 
 /// A helper identical in both versions: one shared function symbol of its primitive arguments.
-StepOutcome abstractedHelper(Interpreter& I, State& s, const jvm::MemberRef& r, const jvm::MethodDesc& md,
+StepOutcome abstractedHelper(Interpreter& I, State& s, const std::string& symbol, const jvm::MethodDesc& md,
                              const std::vector<Term>& args) {
   std::vector<Term> fargs;
   for (Term a : args)
     if (I.tm().sort(a) != Sort::Ref) fargs.push_back(a);
   if (md.ret.kind == 'V') return finish(s, std::nullopt);
-  return finish(s, I.tm().apply("helper_" + r.name, terms::FunKind::Helper, sortOf(md.ret), fargs));
+  return finish(s, I.tm().apply(symbol, terms::FunKind::Helper, sortOf(md.ret), fargs));
 }
 
 /// Push a frame for a method of the program (its code runs inline).
@@ -162,8 +162,10 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
     if (r.name == "sameErrors") return sameErrors(I, s, args);
     if (r.name == "sameResults") return sameResults(I, s, args);
   }
-  if (!opt.abstracted_methods.empty() && opt.abstracted_methods.count(r.owner + "." + r.name + ":" + r.descriptor))
-    return abstractedHelper(I, s, r, md, args);
+  if (!opt.abstracted_methods.empty()) {
+    auto helper = opt.abstracted_methods.find(r.owner + "." + r.name + ":" + r.descriptor);
+    if (helper != opt.abstracted_methods.end()) return abstractedHelper(I, s, helper->second, md, args);
+  }
   if (hasRecv) {
     if (Guard g = I.requireNonNull(s, args[0])) return *g;
   }

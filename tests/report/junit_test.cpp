@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pasda/report/junit.hpp"
 #include "witness/support.hpp"
 
 namespace wtest {
@@ -96,7 +97,7 @@ TEST_F(JUnitEmission, PassesOnOldAndFailsOnNew) {
   noReplay.replays.clear();
   run.iterations[0].partitions.push_back(noReplay);
 
-  auto files = pasda::witness::emitJUnit(run, "fixtures.witness.mixed.Mixed", "div", "(II)I", work.path.string());
+  auto files = pasda::report::emitJUnit(run, "fixtures.witness.mixed.Mixed", "div", "(II)I", work.path.string());
   ASSERT_EQ(files.size(), 1u);
   std::ifstream in(files[0]);
   std::stringstream ss;
@@ -123,7 +124,7 @@ TEST_F(JUnitEmission, PassesOnOldAndFailsOnNew) {
   run2.iterations[0].partitions.push_back(neqPartition(1, {{"double", "3.25"}, {"int", "1"}}, (*rCalc)[0]));
   run2.iterations[0].partitions.push_back(neqPartition(2, {{"double", "1.0"}, {"int", "0"}}, (*rCalc)[1]));
   fs::path dir2 = work.path / "calc";
-  auto files2 = pasda::witness::emitJUnit(run2, "fixtures/witness/mixed/Mixed", "calc", "(DI)D", dir2.string());
+  auto files2 = pasda::report::emitJUnit(run2, "fixtures/witness/mixed/Mixed", "calc", "(DI)D", dir2.string());
   ASSERT_EQ(files2.size(), 1u);
   testClass_ = "fixtures.witness.mixed.Mixed_calc_RegressionTest";
   fs::remove_all(work.path / "test-classes");
@@ -137,8 +138,8 @@ TEST(JUnitEmit, NothingToPinWritesNoFile) {
   TempDir work("junit-none");
   RunResult run;
   run.iterations.emplace_back();
-  EXPECT_TRUE(pasda::witness::emitJUnit(run, "a.B", "m", "(I)I", work.path.string()).empty());
-  EXPECT_TRUE(pasda::witness::emitJUnit(run, "a.B", "m", "not a descriptor", work.path.string()).empty());
+  EXPECT_TRUE(pasda::report::emitJUnit(run, "a.B", "m", "(I)I", work.path.string()).empty());
+  EXPECT_TRUE(pasda::report::emitJUnit(run, "a.B", "m", "not a descriptor", work.path.string()).empty());
 }
 
 TEST(JUnitEmit, WitnessesWithAReceiverOrStaticsOrObjectsAreNotPinned) {
@@ -159,9 +160,9 @@ TEST(JUnitEmit, WitnessesWithAReceiverOrStaticsOrObjectsAreNotPinned) {
   add("B{n = 1}.m(3)", "3");
   add("m(3) with static{count = 2}", "3");
   add("m(B{n = 1})", "B{n = 1}");
-  EXPECT_TRUE(pasda::witness::emitJUnit(run, "a.B", "m", "(I)I", work.path.string()).empty());
+  EXPECT_TRUE(pasda::report::emitJUnit(run, "a.B", "m", "(I)I", work.path.string()).empty());
   add("m(3)", "3");  // the one pasteable call
-  auto files = pasda::witness::emitJUnit(run, "a.B", "m", "(I)I", work.path.string());
+  auto files = pasda::report::emitJUnit(run, "a.B", "m", "(I)I", work.path.string());
   ASSERT_EQ(files.size(), 1u);
   std::ifstream in(files[0]);
   std::stringstream text;

@@ -6,10 +6,11 @@
 #include <set>
 #include <stdexcept>
 
-#include "pasda/witness/witness.hpp"
-#include "render.hpp"
+#include "pasda/report/junit.hpp"
+#include "pasda/jvm/descriptor.hpp"
+#include "pasda/witness/replay_result.hpp"
 
-namespace pasda::witness {
+namespace pasda::report {
 
 namespace fs = std::filesystem;
 
@@ -59,7 +60,7 @@ std::string assertion(const jvm::TypeDesc& ret, const std::string& call, const s
            "    assertEquals(\"" + cls + "\", thrown.getClass().getName());\n";
   }
   if (ret.kind == 'V') {
-    if (oldOut != detail::voidText()) return "";
+    if (oldOut != witness::voidText()) return "";
     return "    assertDoesNotThrow(() -> " + call + ");\n";
   }
   switch (ret.kind) {
@@ -176,4 +177,4 @@ std::vector<std::string> emitJUnit(const analysis::RunResult& run, const std::st
   return written;
 }
 
-}  // namespace pasda::witness
+}  // namespace pasda::report

@@ -1,6 +1,9 @@
-// The result of a whole-release semantic diff, as plain values: what the report stage prints
-// (text, JSON, HTML, Markdown) and the store writes. Header-only, so that report and store
-// can use it without depending on the release stage that produces it.
+// The result of a whole-release semantic diff, as plain values: what the release stage
+// produces, the report stage prints (text, JSON, HTML, Markdown) and the store writes. Here,
+// below all three (like result.hpp, a run's values), because the release stage depends on
+// report (its JSON carries runs between worker processes) and so report and store cannot
+// include a header of the release stage. The release stage's names for the types are the
+// aliases at the end (release::ReleaseResult, ...).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +13,7 @@
 
 #include "pasda/analysis/result.hpp"
 
-namespace pasda::release {
+namespace pasda::analysis {
 
 /// What a method is in the diff (docs/release-diff.md, "Categories").
 enum class Category : std::uint8_t {
@@ -71,7 +74,7 @@ struct ClassChange {
 struct ReleaseSettings {
   std::string old_path, new_path;
   std::string class_filter;  // --class, or "" for the whole release
-  std::string tool = "pasda";
+  Tool tool = Tool::Pasda;
   std::string arith = "math";
   int depth_limit = 10;
   double method_timeout_s = 10;
@@ -135,4 +138,19 @@ inline int releaseExitCode(const ReleaseResult& r, const std::string& failOn = "
   return c.neq ? 1 : c.undecided ? 3 : 0;
 }
 
+}  // namespace pasda::analysis
+
+namespace pasda::release {
+using analysis::analysed;
+using analysis::Category;
+using analysis::categoryName;
+using analysis::ClassChange;
+using analysis::Counts;
+using analysis::countOf;
+using analysis::MethodEntry;
+using analysis::overallVerdict;
+using analysis::parseCategory;
+using analysis::ReleaseResult;
+using analysis::ReleaseSettings;
+using analysis::releaseExitCode;
 }  // namespace pasda::release

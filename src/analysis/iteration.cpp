@@ -177,6 +177,34 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
   }
 }
 
+std::string javaCall(const std::string& method, const std::vector<std::string>& args) {
+  std::string call = method + "(";
+  for (std::size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+  return call + ")";
+}
+
+std::string javaCall(const std::string& method, const std::vector<WitnessValue>& args) {
+  std::vector<std::string> literals;
+  for (const WitnessValue& w : args) literals.push_back(w.literal);
+  return javaCall(method, literals);
+}
+
+symexec::ExecOptions baseExecOptions(const IterationEnv& env, unsigned solverTimeoutMs, bool jvmMargin) {
+  const Options& o = *env.options;
+  const TimePolicy& t = o.time;
+  symexec::ExecOptions eo;
+  eo.depth_limit = o.depth_limit;
+  eo.deadline = env.deadline;
+  if (env.deadline != Clock::time_point::max()) {
+    auto margin = secondsOf(std::min(t.explore_margin_cap_s, o.timeout_s * t.explore_margin_share));
+    if (jvmMargin) margin += secondsOf(std::min(t.jvm_margin_cap_s, o.timeout_s * t.jvm_margin_share));
+    eo.deadline = env.deadline - margin;
+  }
+  eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, t.feasibility_cap_ms);
+  eo.max_array_length = o.max_array_length;
+  return eo;
+}
+
 unsigned h1QueryMs(const Options& o) {
   return o.solver_timeout_ms ? std::min(o.solver_timeout_ms, o.time.h1_query_cap_ms) : o.time.h1_query_cap_ms;
 }
@@ -213,20 +241,10 @@ namespace {
 symexec::ExecOptions productExecOptions(IterationEnv& env, unsigned solverTimeoutMs, const diff::MatchResult* match,
                                         const Abstraction& abs, AbstractionIndex& names, IterationResult& it) {
   const Options& o = *env.options;
-  symexec::ExecOptions eo;
-  eo.depth_limit = o.depth_limit;
-  eo.deadline = env.deadline;
-  if (env.deadline != Clock::time_point::max()) {
-    auto margin = secondsOf(std::min(o.time.explore_margin_cap_s, o.timeout_s * o.time.explore_margin_share));
-    // Under Java's semantics the witnesses are replayed in a JVM after the exploration (the
-    // only confirmation for string and array inputs): an exploration that uses its whole time
-    // keeps a tenth of the timeout, at most 1 s, for the JVM's start and the replays.
-    if (o.arith == terms::Arith::Java && (o.replay == "auto" || o.replay == "jvm"))
-      margin += secondsOf(std::min(o.time.jvm_margin_cap_s, o.timeout_s * o.time.jvm_margin_share));
-    eo.deadline = env.deadline - margin;
-  }
-  eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(solverTimeoutMs, o.time.feasibility_cap_ms);
-  eo.max_array_length = o.max_array_length;
+  // Under Java's semantics the witnesses are replayed in a JVM after the exploration (the
+  // only confirmation for string and array inputs): the exploration leaves time for it.
+  symexec::ExecOptions eo =
+      baseExecOptions(env, solverTimeoutMs, o.arith == terms::Arith::Java && (o.replay == "auto" || o.replay == "jvm"));
   eo.product_class = env.prepared.product_name;
   setHeapOptions(env, eo);
   applyAbstraction(env, match, abs, names, eo, it);

@@ -106,6 +106,14 @@ IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* 
 std::optional<AbstractionId> chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage);
 
 // Shared by both iteration kinds.
+/// A witness as a call users paste: "method(a, b)" (`args` already written as Java).
+std::string javaCall(const std::string& method, const std::vector<std::string>& args);
+/// The same with the witness values' literals.
+std::string javaCall(const std::string& method, const std::vector<WitnessValue>& args);
+/// The exploration options both iteration kinds share: depth limit, the exploration's deadline
+/// (the run's less the time policy's margins; `jvmMargin`: also the JVM replay's), the
+/// feasibility query's limit under solver timeout `solverTimeoutMs`, the array-length bound.
+symexec::ExecOptions baseExecOptions(const IterationEnv& env, unsigned solverTimeoutMs, bool jvmMargin);
 void loadProgram(const IterationEnv& env, symexec::Program& program);
 void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo);
 /// Hooks for the abstractions of `abs` in `eo` (function symbols from `index`), described in it.uifs.

@@ -264,7 +264,7 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
     std::optional<Term> v = m.lookup(t);
     return v ? tm_.node(*v).bits : 0;
   };
-  std::string call = method_ + "(";
+  std::vector<std::string> args;  // as written in the call
   last_model_.clear();
   last_refs_.assign(inputs_.terms.size(), witness::InputValue{});
   for (std::size_t i = 0; i < inputs_.terms.size(); ++i) {
@@ -276,7 +276,7 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
       last_refs_[i] = referenceInput(p, w.name, valueOf);
       const bool built = last_refs_[i].buildable();
       w.literal = built ? witness::javaLiteral(inputs_.types[i], last_refs_[i], class_) : shapeOf(w.name);
-      call += std::string(i ? ", " : "") + (built || w.literal == "null" ? w.literal : w.name);
+      args.push_back(built || w.literal == "null" ? w.literal : w.name);
       r.witness.push_back(std::move(w));
       last_model_.push_back(Term{});
       continue;
@@ -285,11 +285,11 @@ void PartitionClassifier::witness(solver::Solver& s, PartitionResult& r, const s
     for (const auto& mv : m.values)
       if (mv.var == inputs_.terms[i]) w.exact = mv.exact;
     w.literal = v ? javaLiteral(tm_, inputs_.types[i], *v) : "?";
-    call += (i ? ", " : "") + w.literal;
+    args.push_back(w.literal);
     last_model_.push_back(v ? *v : Term{});
     r.witness.push_back(std::move(w));
   }
-  r.witness_call = call + ")";
+  r.witness_call = javaCall(method_, args);
   last_context_ = callContext(p, instance_, valueOf);
   // The receiver and the static fields the replay sets, written like the other inputs.
   const jvm::TypeDesc self = jvm::parseFieldDescriptor("L" + (class_.empty() ? std::string("Object") : class_) + ";");

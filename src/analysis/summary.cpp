@@ -61,12 +61,7 @@ void setUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* match, con
   if (!r.m[0]->is_static || p.is_constructor)
     throw std::runtime_error("summary-based modes (ardiff, dse) support static methods only; use pasda or prv");
   r.inputs = symexec::makeInputs(*r.m[0], r.tm);
-  r.eo.depth_limit = o.depth_limit;
-  r.eo.deadline = env.deadline;
-  if (env.deadline != Clock::time_point::max())
-    r.eo.deadline = env.deadline - secondsOf(std::min(o.time.explore_margin_cap_s, o.timeout_s * o.time.explore_margin_share));
-  r.eo.solver_timeout_ms = o.feasibility_timeout_ms ? o.feasibility_timeout_ms : std::min(r.so.timeout_ms, o.time.feasibility_cap_ms);
-  r.eo.max_array_length = o.max_array_length;
+  r.eo = baseExecOptions(env, r.so.timeout_ms, false);  // no JVM replay: no per-path witnesses
   applyAbstraction(env, match, abs, r.names, r.eo, it);
 }
 
@@ -127,17 +122,15 @@ bool buildSummaries(SummaryRun& r, UifUsage* usage) {
 /// The witness of a (possibly) non-equivalent comparison: the solver's model of the inputs.
 void summaryWitness(SummaryRun& r, PartitionResult& pr) {
   solver::Model model = r.solver->model(r.inputs.terms);
-  std::string call = r.p.name + "(";
   for (std::size_t i = 0; i < r.inputs.terms.size(); ++i) {
     WitnessValue w;
     w.name = r.inputs.names[i];
     w.type = r.inputs.types[i].javaName();
     auto val = model.lookup(r.inputs.terms[i]);
     w.literal = val ? javaLiteral(r.tm, r.inputs.types[i], *val) : "?";
-    call += (i ? ", " : "") + w.literal;
     pr.witness.push_back(w);
   }
-  pr.witness_call = call + ")";
+  pr.witness_call = javaCall(r.p.name, pr.witness);
 }
 
 /// The Neq (and, with abstractions, Eq) query over both summaries, where neither version was cut.

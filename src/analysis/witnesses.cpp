@@ -265,16 +265,14 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   r.result = Verdict::NEQ;
   r.decided_by = "search";
   r.witness.clear();
-  std::string call = env_.prepared.name + "(";
   for (std::size_t i = 0; i < found->size(); ++i) {
     WitnessValue w;
     w.name = inputs_.names[i];
     w.type = inputs_.types[i].javaName();
     w.literal = witness::javaLiteral(inputs_.types[i], (*found)[i]);
-    call += (i ? ", " : "") + w.literal;
     r.witness.push_back(w);
   }
-  r.witness_call = call + ")";
+  r.witness_call = javaCall(env_.prepared.name, r.witness);
   addJvmInputs(r.index, *found);
 }
 

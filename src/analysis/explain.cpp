@@ -202,6 +202,10 @@ solver::Status Explainer::corrects(Term f, const std::vector<std::size_t>& set, 
   // The other lines keep their values: their relaxations fold away, and often the whole formula.
   Term q = tm_.substitute(f, fix);
   if (auto b = tm_.asBool(q)) return *b ? solver::Status::Sat : solver::Status::Unsat;
+  // Before Z3: values for the candidate's fresh variables read off the formula's equalities,
+  // checked by folding. Only a formula that folds to true counts (a model, so Sat is sound);
+  // anything else goes to the solver.
+  if (guessedModel(q)) return solver::Status::Sat;
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   if (left <= 1) return solver::Status::Unknown;
   solver::Solver& s = solver();
@@ -209,6 +213,61 @@ solver::Status Explainer::corrects(Term f, const std::vector<std::size_t>& set, 
   solver::CheckResult r = s.check({q});
   if (r.reason.find("retired") != std::string::npos) solver_.reset();
   return r.status;
+}
+
+bool Explainer::guessedModel(Term q) {
+  std::vector<Term> vars;
+  tm_.collectVars(q, vars);
+  if (vars.empty() || vars.size() > 256) return false;
+  auto ground = [&](Term t) { return tm_.isLit(t); };
+  // var := value from Eq/Same(var ± literal, literal) anywhere under And/Or/Not (a guess only).
+  std::unordered_map<Term, Term, terms::TermHash> val;
+  {
+    std::vector<Term> todo{q};
+    std::unordered_map<Term, bool, terms::TermHash> seen;
+    while (!todo.empty() && val.size() < vars.size()) {
+      Term t = todo.back();
+      todo.pop_back();
+      if (!seen.emplace(t, true).second) continue;
+      const terms::Node& n = tm_.node(t);
+      if (n.op == terms::Op::And || n.op == terms::Op::Or || n.op == terms::Op::Not || n.op == terms::Op::Ite) {
+        for (Term a : n.args) todo.push_back(a);
+        continue;
+      }
+      if ((n.op != terms::Op::Eq && n.op != terms::Op::Same) || n.args.size() != 2) continue;
+      for (int side = 0; side < 2; ++side) {
+        Term lhs = n.args[static_cast<std::size_t>(side)], rhs = n.args[static_cast<std::size_t>(1 - side)];
+        if (!ground(rhs)) continue;
+        const terms::Node& l = tm_.node(lhs);
+        Term v, value;
+        if (l.op == terms::Op::Var) {
+          v = lhs, value = rhs;
+        } else if ((l.op == terms::Op::Add || l.op == terms::Op::Sub) && l.args.size() == 2 &&
+                   tm_.node(l.args[0]).op == terms::Op::Var && ground(l.args[1])) {
+          v = l.args[0];
+          value = l.op == terms::Op::Add ? tm_.sub(rhs, l.args[1]) : tm_.add(rhs, l.args[1]);
+        } else if (l.op == terms::Op::Add && l.args.size() == 2 && tm_.node(l.args[1]).op == terms::Op::Var &&
+                   ground(l.args[0])) {
+          v = l.args[1], value = tm_.sub(rhs, l.args[0]);
+        }
+        if (v && value && tm_.isLit(value) && tm_.sort(value) == tm_.sort(v)) val.emplace(v, value);
+      }
+    }
+  }
+  // The rest: 0 (false), then 1 (true).
+  for (int one = 0; one < 2; ++one) {
+    std::unordered_map<Term, Term, terms::TermHash> all = val;
+    for (Term v : vars)
+      if (!all.count(v)) {
+        const Sort s = tm_.sort(v);
+        if (s == Sort::Ref) return false;
+        all.emplace(v, s == Sort::Bool ? tm_.boolLit(one == 1)
+                       : s == Sort::Int ? tm_.intLit(one) : s == Sort::Long ? tm_.longLit(one)
+                       : s == Sort::Float ? tm_.floatLit(static_cast<float>(one)) : tm_.doubleLit(one));
+      }
+    if (auto b = tm_.asBool(tm_.substitute(q, all)); b && *b) return true;
+  }
+  return false;
 }
 
 solver::Solver& Explainer::solver() {

@@ -36,6 +36,8 @@ class Explainer {
                                         symexec::Clock::time_point deadline, std::string& note);
   /// Do the outputs become equal when exactly the groups of `set` are relaxed?
   solver::Status corrects(terms::Term f, const std::vector<std::size_t>& set, symexec::Clock::time_point deadline);
+  /// Is `q` true under values for its variables read off its equalities (checked by folding)?
+  bool guessedModel(terms::Term q);
   static constexpr int kMaxChecks = 64;  // candidate sets per partition
   static constexpr int kMaxPaths = 64;   // paths of a relaxed run
   /// Up to three minimal sets of group indices, smallest first.

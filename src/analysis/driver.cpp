@@ -56,8 +56,8 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
   p.descriptor = method.substr(colon + 1);
   p.old_cls = oldV.cls;
   p.new_cls = newV.cls;
-  p.old_name = product::versionName(oldV.cls.name(), 1);
-  p.new_name = product::versionName(newV.cls.name(), 2);
+  p.old_name = product::versionName(oldV.cls.name(), pasda::Version::kOld);
+  p.new_name = product::versionName(newV.cls.name(), pasda::Version::kNew);
   product::prepareVersion(p.old_cls, p.old_name, p.name, p.descriptor);
   product::prepareVersion(p.new_cls, p.new_name, p.name, p.descriptor);
   std::string base = oldV.cls.name();
@@ -76,8 +76,8 @@ Prepared prepare(const Version& oldV, const Version& newV, const std::string& me
   spec.orig_old = oldV.cls.name();
   spec.orig_new = newV.cls.name();
   p.run_descriptor = product::runDescriptor(spec);
-  p.old_descriptor = product::versionDescriptor(spec, 1);
-  p.new_descriptor = product::versionDescriptor(spec, 2);
+  p.old_descriptor = product::versionDescriptor(spec, pasda::Version::kOld);
+  p.new_descriptor = product::versionDescriptor(spec, pasda::Version::kNew);
   p.product = product::buildProduct(spec);
   p.old_classpath = oldV.classpath;
   p.new_classpath = newV.classpath;

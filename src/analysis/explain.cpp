@@ -94,10 +94,10 @@ void Explainer::plan() {
   }
   for (diff::ChangedLine& c : lines) {
     const std::size_t g = groups_.size();
-    const int side = c.side == 0 ? symexec::kOld : symexec::kNew;
+    const symexec::Side side = c.side;
     const auto colon = c.method.find(':');
-    const std::string& from = c.side == 0 ? p.orig_old_name : p.orig_new_name;
-    const std::string& to = c.side == 0 ? p.old_name : p.new_name;
+    const std::string& from = c.side == pasda::Version::kOld ? p.orig_old_name : p.orig_new_name;
+    const std::string& to = c.side == pasda::Version::kOld ? p.old_name : p.new_name;
     const std::string key = c.method.substr(0, colon) + ":" + renameDescriptor(c.method.substr(colon + 1), from, to);
     for (std::uint32_t pc : c.pcs) at_[side][key][pc] = g;
     Term b = tm_.var("$cause_b" + std::to_string(g), Sort::Bool);
@@ -110,10 +110,9 @@ void Explainer::plan() {
 void Explainer::relax(const symexec::StepView& v) {
   const Prepared& p = env_.prepared;
   if (v.method->owner->name != (v.side == symexec::kOld ? p.old_name : p.new_name)) return;
-  auto side = at_.find(v.side);
-  if (side == at_.end()) return;
-  auto m = side->second.find(v.method->name + ":" + v.method->descriptor);
-  if (m == side->second.end()) return;
+  const auto& byMethod = at_[v.side];
+  auto m = byMethod.find(v.method->name + ":" + v.method->descriptor);
+  if (m == byMethod.end()) return;
   auto g = m->second.find(v.insn->pc);
   if (g == m->second.end()) return;
   const Term b = groups_[g->second].indicator;
@@ -320,8 +319,8 @@ std::vector<std::vector<std::size_t>> Explainer::minimalSets(Term f, Clock::time
   return sets;
 }
 
-std::string Explainer::sourceText(int side, const std::vector<int>& lines) {
-  const int v = side == 0 ? 0 : 1;
+std::string Explainer::sourceText(pasda::Version side, const std::vector<int>& lines) {
+  const int v = side == pasda::Version::kOld ? 0 : 1;
   if (!source_loaded_[v]) {
     source_loaded_[v] = true;
     if (!env_.source_file[v].empty()) {
@@ -343,16 +342,16 @@ Cause Explainer::causeOf(const std::vector<std::size_t>& set) {
   for (std::size_t g : set) {
     const diff::ChangedLine& l = groups_[g].line;
     CauseLine cl;
-    cl.side = l.side == 0 ? "old" : "new";
+    cl.side = std::string(versionName(l.side));
     cl.line = l.line;
     cl.method = l.method;
     cl.kind = l.kind == diff::ChangedLine::Kind::Changed ? "changed"
               : l.kind == diff::ChangedLine::Kind::Inserted ? "inserted" : "deleted";
     std::string here = sourceText(l.side, {l.line});
     if (here.empty()) here = l.code;
-    (l.side == 0 ? cl.old_code : cl.new_code) = here;
+    (l.side == pasda::Version::kOld ? cl.old_code : cl.new_code) = here;
     if (l.kind == diff::ChangedLine::Kind::Changed) {
-      cl.old_code = sourceText(0, l.other_lines);
+      cl.old_code = sourceText(pasda::Version::kOld, l.other_lines);
       if (cl.old_code.empty()) cl.old_code = l.other_code;
     }
     cl.near_new_lines = l.near_lines;

@@ -44,7 +44,7 @@ class Explainer {
   std::vector<std::vector<std::size_t>> minimalSets(terms::Term f, symexec::Clock::time_point deadline,
                                                     std::string& note);
   Cause causeOf(const std::vector<std::size_t>& set);
-  std::string sourceText(int side, const std::vector<int>& lines);
+  std::string sourceText(pasda::Version side, const std::vector<int>& lines);
 
   const IterationEnv& env_;
   const symexec::Program& program_;
@@ -61,7 +61,7 @@ class Explainer {
   std::string plan_note_;
   std::vector<Group> groups_;
   /// side -> "name:descriptor" (as loaded, renamed) -> pc -> group index
-  std::map<int, std::map<std::string, std::map<std::uint32_t, std::size_t>>> at_;
+  symexec::PerSide<std::map<std::string, std::map<std::uint32_t, std::size_t>>> at_;
   bool source_loaded_[2] = {false, false};
   std::vector<std::string> source_lines_[2];  // source file lines per version (0 old, 1 new), loaded once
 };

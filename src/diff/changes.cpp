@@ -96,7 +96,7 @@ void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, co
       ChangedLine c;
       c.kind = both ? ChangedLine::Kind::Changed : (side == 1 ? ChangedLine::Kind::Inserted : ChangedLine::Kind::Deleted);
       c.method = method;
-      c.side = side;
+      c.side = side == 1 ? Version::kNew : Version::kOld;
       c.line = line;
       for (int i : byLine[line]) c.pcs.push_back(f[side].at(i).pc);
       c.code = render(f[side], byLine[line]);

@@ -46,8 +46,8 @@ std::string printlnDesc(char kind) {
 
 }  // namespace
 
-std::string versionName(const std::string& internalName, int side) {
-  return internalName + (side == 1 ? "$V1" : "$V2");
+std::string versionName(const std::string& internalName, Version v) {
+  return internalName + (v == Version::kOld ? "$V1" : "$V2");
 }
 
 void prepareVersion(jvm::ClassFile& cf, const std::string& newName, const std::string& method,
@@ -61,9 +61,9 @@ void prepareVersion(jvm::ClassFile& cf, const std::string& newName, const std::s
       m.access_flags = static_cast<std::uint16_t>((m.access_flags & ~(jvm::acc::Private | jvm::acc::Protected)) | jvm::acc::Public);
 }
 
-std::string versionDescriptor(const ProductSpec& spec, int side) {
-  const std::string& from = side == 1 ? spec.orig_old : spec.orig_new;
-  const std::string& to = side == 1 ? spec.old_class : spec.new_class;
+std::string versionDescriptor(const ProductSpec& spec, Version v) {
+  const std::string& from = v == Version::kOld ? spec.orig_old : spec.orig_new;
+  const std::string& to = v == Version::kOld ? spec.old_class : spec.new_class;
   std::string d = spec.descriptor;
   if (from.empty()) return d;
   std::string pat = "L" + from + ";", rep = "L" + to + ";";
@@ -73,8 +73,8 @@ std::string versionDescriptor(const ProductSpec& spec, int side) {
 }
 
 std::string runDescriptor(const ProductSpec& spec) {
-  jvm::MethodDesc mo = jvm::parseMethodDescriptor(versionDescriptor(spec, 1));
-  jvm::MethodDesc mn = jvm::parseMethodDescriptor(versionDescriptor(spec, 2));
+  jvm::MethodDesc mo = jvm::parseMethodDescriptor(versionDescriptor(spec, Version::kOld));
+  jvm::MethodDesc mn = jvm::parseMethodDescriptor(versionDescriptor(spec, Version::kNew));
   std::string d = "(";
   if (!spec.is_static && !spec.is_constructor) d += "L" + spec.old_class + ";L" + spec.new_class + ";";
   for (std::size_t i = 0; i < mo.params.size(); ++i) {
@@ -117,16 +117,16 @@ jvm::ClassFile exceptionClass(const std::string& name) {
 
 /// Slots of the run parameters seen by version `side` (1 or 2), in call order: the receivers
 /// and every reference parameter come twice in run (old copy, new copy), primitives once.
-std::vector<std::pair<char, int>> versionArgs(const ProductContext& c, int side) {
+std::vector<std::pair<char, int>> versionArgs(const ProductContext& c, Version side) {
   std::vector<std::pair<char, int>> slots;
   int s = 0;
   if (c.instance()) {
-    slots.emplace_back('L', side == 1 ? 0 : 1);
+    slots.emplace_back('L', side == Version::kOld ? 0 : 1);
     s = 2;
   }
   for (const auto& p : c.orig.params) {
     if (p.kind == 'L' || p.kind == '[') {
-      slots.emplace_back('L', side == 1 ? s : s + 1);
+      slots.emplace_back('L', side == Version::kOld ? s : s + 1);
       s += 2;
     } else {
       slots.emplace_back(p.kind, s);
@@ -137,10 +137,10 @@ std::vector<std::pair<char, int>> versionArgs(const ProductContext& c, int side)
 }
 
 /// In run: call version `side`, its result into slot r and what it threw (or null) into slot e.
-void callVersion(const ProductContext& c, jvm::ClassFile& cf, Assembler& a, int side, int r, int e,
+void callVersion(const ProductContext& c, jvm::ClassFile& cf, Assembler& a, Version side, int r, int e,
                  std::vector<jvm::ExceptionHandler>& hs) {
   const ProductSpec& spec = c.spec;
-  const std::string& cls = side == 1 ? spec.old_class : spec.new_class;
+  const std::string& cls = side == Version::kOld ? spec.old_class : spec.new_class;
   std::string vdesc = versionDescriptor(spec, side);
   if (c.rk != 'V') {
     a.pushDefault(c.rk);
@@ -190,8 +190,8 @@ void addRun(const ProductContext& c, jvm::ClassFile& cf) {
   const int rs = rk == 'V' ? 0 : c.md.ret.slots();
   const int r1 = slot, e1 = r1 + rs, r2 = e1 + 1, e2 = r2 + rs, maxLocals = e2 + 1;
   std::vector<jvm::ExceptionHandler> handlers;
-  callVersion(c, cf, a, 1, r1, e1, handlers);
-  callVersion(c, cf, a, 2, r2, e2, handlers);
+  callVersion(c, cf, a, Version::kOld, r1, e1, handlers);
+  callVersion(c, cf, a, Version::kNew, r2, e2, handlers);
   a.load('L', e1);
   a.load('L', e2);
   a.invoke(Opcode::invokestatic, c.spec.product_class, "sameErrors", "(Ljava/lang/Throwable;Ljava/lang/Throwable;)Z");

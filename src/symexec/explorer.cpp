@@ -257,7 +257,7 @@ void Explorer::endPath(State& s, RawPartition&& p) {
     for (const auto& [name, v] : o.fields)
       if (tm_.op(v) == terms::Op::Var) p.heap_vars.push_back(v);
   for (const InputObject& o : s.inputs) p.input_shapes.push_back(shapeOf(s, o));
-  for (int i = 0; i < 3; ++i) p.lines[i] = s.lines[i];
+  p.lines = s.lines;
   p.warnings = s.warnings;
   ++stats_.partitions;
   syncSolver(s.pc);

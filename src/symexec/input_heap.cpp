@@ -30,13 +30,13 @@ std::string InputHeap::originalName(const std::string& cls) const {
   const bool refArray = dims > 0 && cls.size() > dims + 2 && cls[dims] == 'L' && cls.back() == ';';
   if (dims > 0 && !refArray) return cls;
   const std::string inner = refArray ? cls.substr(dims + 1, cls.size() - dims - 2) : cls;
-  for (int side : {kOld, kNew})
+  for (Side side : {kOld, kNew})
     if (!opt_.main_class[side].empty() && inner == opt_.main_class[side])
       return dims ? std::string(dims, '[') + "L<main>;" : "<main>";
   return cls;
 }
 
-std::string InputHeap::sideName(const std::string& neutral, int side) const {
+std::string InputHeap::sideName(const std::string& neutral, Side side) const {
   const std::size_t at = neutral.find("<main>");
   if (at == std::string::npos) return neutral;
   return neutral.substr(0, at) + opt_.main_class[side] + neutral.substr(at + 6);
@@ -48,7 +48,7 @@ int InputHeap::newInput(State& s, const std::string& path, const std::string& cl
   in.cls = cls;
   in.is_array = !cls.empty() && cls[0] == '[';
   int index = static_cast<int>(s.inputs.size());
-  for (int side : {kOld, kNew}) {
+  for (Side side : {kOld, kNew}) {
     Object o;
     o.cls = sideName(cls, side);
     o.input = index;
@@ -110,7 +110,7 @@ StepOutcome InputHeap::longArray(State& s, InputObject& in) {
   s.heap_facts.push_back(in.path + ".length > " + bound);
   in.fields["length"] = n;
   char elem = in.cls.size() > 1 ? in.cls[1] : 'I';
-  for (int side : {kOld, kNew}) {
+  for (Side side : {kOld, kNew}) {
     Object& o = s.heap[in.side_obj[side]];
     o.elem_kind = elem;
     o.elem_sort = sortOfDescriptor(elem);
@@ -187,8 +187,8 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
   const int k = o.input;
   InputObject* in = &s.inputs[static_cast<std::size_t>(k)];
   // The side whose copy is read (decided now: materialising may grow the heap and move `o`).
-  int side = kOld;
-  for (int sd : {kOld, kNew})
+  Side side = kOld;
+  for (Side sd : {kOld, kNew})
     if (&s.heap[in->side_obj[sd]] == &o) side = sd;
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
   in->descs[name] = isRefDesc(desc) && desc[0] == 'L' ? "L" + originalName(classOfDesc(desc)) + ";" : originalName(desc);
@@ -262,11 +262,11 @@ void InputHeap::compareOutput(State& s, Entries& oldState, Entries& newState) {
   // same places compare piece by piece, anything else is unknown.
   if (!opt_.compare_output) return;
   std::set<std::string> streams;
-  for (int side : {kOld, kNew})
+  for (Side side : {kOld, kNew})
     for (const auto& [k, v] : s.printed[side]) streams.insert(k);
   static const std::vector<Term> kNothing;
   for (const std::string& stream : streams) {
-    auto get = [&](int side) -> const std::vector<Term>& {
+    auto get = [&](Side side) -> const std::vector<Term>& {
       auto it = s.printed[side].find(stream);
       return it == s.printed[side].end() ? kNothing : it->second;
     };
@@ -374,7 +374,7 @@ bool InputHeap::compareFields(State& s, const std::string& path, std::uint64_t i
     auto fa = s.heap[ia].fields.find(n), fb = s.heap[ib].fields.find(n);
     Term va = fa != s.heap[ia].fields.end() ? fa->second : Term{};
     Term vb = fb != s.heap[ib].fields.end() ? fb->second : Term{};
-    auto fromInput = [&](Object& o, int side) -> Term {
+    auto fromInput = [&](Object& o, Side side) -> Term {
       if (o.input < 0) return Term{};
       InputObject& in = s.inputs[static_cast<std::size_t>(o.input)];
       if (auto it = in.fields.find(n); it != in.fields.end()) return it->second;
@@ -406,7 +406,7 @@ bool InputHeap::compareFields(State& s, const std::string& path, std::uint64_t i
   return true;
 }
 
-Checked<Term> InputHeap::untouchedField(State& s, Object& missing, int missingSide, const std::string& n, Term known) {
+Checked<Term> InputHeap::untouchedField(State& s, Object& missing, Side missingSide, const std::string& n, Term known) {
   // A field one side never touched: on an object created during the run it holds its
   // default value; on an input object it holds the input value (primitives: the input
   // variable; references: materialised now, which may fork on its shape like a read would).
@@ -416,14 +416,14 @@ Checked<Term> InputHeap::untouchedField(State& s, Object& missing, int missingSi
     InputObject& in = s.inputs[static_cast<std::size_t>(missing.input)];
     Term filler = tm_.var(in.path + "." + n, tm_.sort(known));
     in.fields[n] = filler;
-    if (const LoadedClass* c = program_.find(static_cast<Side>(missingSide), missing.cls))
+    if (const LoadedClass* c = program_.find(missingSide, missing.cls))
       for (const jvm::Field& fld : c->cf.fields)
         if (fld.name == n && !fld.isStatic()) in.descs[n] = fld.descriptor;
     explorer_.addInputVar(filler);
     return filler;
   }
   std::string desc;
-  if (const LoadedClass* c = program_.find(static_cast<Side>(missingSide), missing.cls))
+  if (const LoadedClass* c = program_.find(missingSide, missing.cls))
     for (const jvm::Field& fld : c->cf.fields)
       if (fld.name == n && !fld.isStatic()) desc = fld.descriptor;
   if (desc.empty()) return Term{};
@@ -446,7 +446,7 @@ int InputHeap::staticsHolder(State& s) {
   in.path = mainSimpleName();
   in.cls = "<statics>";
   int index = static_cast<int>(s.inputs.size());
-  for (int side : {kOld, kNew}) {
+  for (Side side : {kOld, kNew}) {
     Object o;
     o.cls = "<statics>";
     o.input = index;
@@ -482,7 +482,7 @@ void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
     if (!f.isStatic() || isFinal(f)) continue;
     const jvm::Field* g = staticField(twin, f.name);
     if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
-    std::string key = std::to_string(side) + "#" + cls.name + "." + f.name;
+    std::string key = std::to_string(side.index()) + "#" + cls.name + "." + f.name;
     s.statics.erase(key);
     s.lazy_statics.insert(key);
   }
@@ -502,26 +502,26 @@ std::optional<Term> InputHeap::readStatic(State& s, Side side, const std::string
 bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
                             Entries& newState) {
   if (opt_.main_class[kOld].empty() || opt_.main_class[kNew].empty()) return true;
-  const LoadedClass* c[3] = {nullptr, program_.find(kOld, opt_.main_class[kOld]),
-                             program_.find(kNew, opt_.main_class[kNew])};
+  PerSide<const LoadedClass*> c{{nullptr, program_.find(kOld, opt_.main_class[kOld]),
+                             program_.find(kNew, opt_.main_class[kNew])}};
   if (!c[kOld] || !c[kNew]) return true;
   // An erroneous class (its <clinit> threw) has no observable static state: both versions'
   // failed, so only their exceptions are compared (one version's alone differs by its exception).
-  auto failed = [&](int side) { return s.init_failed.count(std::to_string(side) + "#" + c[side]->name) > 0; };
+  auto failed = [&](Side side) { return s.init_failed.count(std::to_string(side.index()) + "#" + c[side]->name) > 0; };
   if (failed(kOld) && failed(kNew)) return true;
   const std::string simple = mainSimpleName();
   for (const jvm::Field& f : c[kOld]->cf.fields) {
     if (!f.isStatic()) continue;
     const jvm::Field* g = staticField(c[kNew], f.name);
     if (!g || g->descriptor != f.descriptor) continue;
-    Term v[3];
-    for (int side : {kOld, kNew}) {
-      std::string key = std::to_string(side) + "#" + c[side]->name + "." + f.name;
+    PerSide<Term> v;
+    for (Side side : {kOld, kNew}) {
+      std::string key = std::to_string(side.index()) + "#" + c[side]->name + "." + f.name;
       if (auto it = s.statics.find(key); it != s.statics.end()) {
         v[side] = it->second;
       } else if (s.lazy_statics.count(key)) {
         // Never touched on this side: it still holds its entry value (the shared input).
-        std::optional<Term> in = readStatic(s, static_cast<Side>(side), key, f.name, f.descriptor);
+        std::optional<Term> in = readStatic(s, side, key, f.name, f.descriptor);
         if (!in) return false;
         v[side] = *in;
       }
@@ -538,13 +538,13 @@ bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, 
   return true;
 }
 
-Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
+Term InputHeap::identity(State& s, std::uint64_t id, Side side, int depth) {
   using terms::FunKind;
   if (id == 0) return tm_.apply("null", FunKind::Library, Sort::Int, {});
   const Object& o = s.heap[id];
   if (o.ident) return o.ident;
   auto own = [&] {  // never shared: this side's own object
-    return tm_.apply("object#" + std::to_string(side) + "#" + std::to_string(id), FunKind::Library, Sort::Int, {});
+    return tm_.apply("object#" + std::to_string(side.index()) + "#" + std::to_string(id), FunKind::Library, Sort::Int, {});
   };
   if (o.chars) return tm_.apply(originalName(o.cls) + "#" + std::to_string(o.elems.size()), FunKind::Library, Sort::Int, o.elems);
   if (o.input >= 0 && !o.dirty && !o.havocked)
@@ -564,7 +564,7 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
     return tm_.apply("array:" + originalName(o.cls) + ":" + std::to_string(o.elems.size()), FunKind::Library,
                      Sort::Int, parts);
   }
-  if (!program_.find(static_cast<Side>(side), o.cls)) return own();  // a library object without a known content
+  if (!program_.find(side, o.cls)) return own();  // a library object without a known content
   if (o.input >= 0) return own();  // a written input object: unread fields are not in `fields`
   std::string shape = "object:" + originalName(o.cls);
   for (const auto& [name, v] : o.fields) {
@@ -574,7 +574,7 @@ Term InputHeap::identity(State& s, std::uint64_t id, int side, int depth) {
   return tm_.apply(shape, FunKind::Library, Sort::Int, parts);
 }
 
-Term InputHeap::identityOf(State& s, Term value, int side) {
+Term InputHeap::identityOf(State& s, Term value, Side side) {
   if (tm_.sort(value) != Sort::Ref) return value;
   return identity(s, tm_.node(value).bits, side);
 }
@@ -621,7 +621,7 @@ bool InputHeap::materializeString(State& s, std::uint64_t id) {
   auto len = tm_.asInteger(done.fields["length"]);
   std::vector<Term> elems;
   for (std::int64_t i = 0; len && i < *len; ++i) elems.push_back(done.fields["[" + std::to_string(i) + "]"]);
-  for (int side : {kOld, kNew}) {
+  for (Side side : {kOld, kNew}) {
     Object& copy = s.heap[done.side_obj[side]];
     copy.chars = true;
     copy.elems = elems;

@@ -31,7 +31,7 @@ class InputHeap {
   /// The side-neutral name of a class: "<main>" for the analysed classes of both sides.
   std::string originalName(const std::string& cls) const;
   /// The class a side-neutral name stands for on `side` ("<main>" in it: that side's analysed class).
-  std::string sideName(const std::string& neutral, int side) const;
+  std::string sideName(const std::string& neutral, Side side) const;
   /// After <clinit> of an analysed class on `side`: its non-final static fields that the other
   /// version declares too (same name and type) become inputs, read lazily (static_inputs).
   void makeStaticInputs(State& s, Side side, const LoadedClass& cls);
@@ -54,9 +54,9 @@ class InputHeap {
   /// library call can tell them apart (same string text, the same untouched input, arrays and
   /// program objects of equal content, results of the same unmodelled call on equal arguments).
   /// Anything else gets a term of its own per side and object, never shared.
-  Term identity(State& s, std::uint64_t id, int side, int depth = 0);
+  Term identity(State& s, std::uint64_t id, Side side, int depth = 0);
   /// identity() for a reference term, the term itself for a primitive one.
-  Term identityOf(State& s, Term value, int side);
+  Term identityOf(State& s, Term value, Side side);
 
  private:
   using Entries = std::vector<std::pair<std::string, Term>>;
@@ -72,7 +72,7 @@ class InputHeap {
   bool compareFields(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
                      std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
   /// The value of field `n` of an object that one side never touched (see compareFields).
-  Checked<Term> untouchedField(State& s, Object& missing, int missingSide, const std::string& n, Term known);
+  Checked<Term> untouchedField(State& s, Object& missing, Side missingSide, const std::string& n, Term known);
   /// Static fields of the analysed classes that both versions declare: primitives into the
   /// entries, references as roots of the graph comparison. false: the path ended.
   bool staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,

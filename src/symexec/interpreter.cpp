@@ -26,8 +26,8 @@ State Interpreter::initialState(const MethodInfo& entry, const std::vector<Term>
   addPendingInputs(s, entry, args);
   // Product runs start from the analysed classes' state after <clinit>, in both versions.
   if (entry.owner->side == kProduct)
-    for (int side : {kNew, kOld})
-      if (!opt_.main_class[side].empty()) ensureInitialized(s, static_cast<Side>(side), opt_.main_class[side], 0);
+    for (Side side : {kNew, kOld})
+      if (!opt_.main_class[side].empty()) ensureInitialized(s, side, opt_.main_class[side], 0);
   for (Term a : assumptions) {
     if (auto b = tm_.asBool(a); b && *b) continue;
     s.pc.push_back(a);
@@ -53,7 +53,7 @@ void Interpreter::addPendingInputs(State& s, const MethodInfo& entry, const std:
       const std::string& name = tm_.node(a).name;
       std::string cls = i < types.size() ? (types[i].kind == 'L' ? types[i].className() : types[i].text)
                                          : "java/lang/Object";
-      int side = entry.owner->side == kProduct ? kOld : entry.owner->side;
+      Side side = entry.owner->side == kProduct ? kOld : entry.owner->side;
       auto it = byName.find(name);
       if (it == byName.end()) {
         PendingInput pin;
@@ -264,7 +264,7 @@ StepOutcome Interpreter::throwRef(State& s, Term ref) {
       // (Executor's invoke). Initialisations pending above the trigger (the other version's,
       // a superclass's) still run first.
       const std::int32_t trigger = f.init_trigger;
-      s.init_failed.insert(std::to_string(f.side) + "#" + f.m->owner->name);
+      s.init_failed.insert(std::to_string(f.side.index()) + "#" + f.m->owner->name);
       s.frames.pop_back();
       const bool atTrigger = static_cast<std::int32_t>(s.frames.size()) - 1 == trigger;
       if (!atTrigger || s.frames.back().side == kProduct) return StepOutcome::Continue;
@@ -328,7 +328,7 @@ StepOutcome Interpreter::returnFrom(State& s, std::optional<Term> value) {
 bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls, std::int32_t trigger) {
   const LoadedClass* c = program_.find(side, cls);
   if (!c) return true;
-  std::string key = std::to_string(c->side) + "#" + c->name;
+  std::string key = std::to_string(c->side.index()) + "#" + c->name;
   if (s.initialized.count(key)) return true;
   s.initialized.insert(key);
   // Static fields start with their ConstantValue or the default value.
@@ -347,7 +347,7 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls,
         default: break;
       }
     }
-    s.statics[std::to_string(c->side) + "#" + c->name + "." + fld.name] = v;
+    s.statics[std::to_string(c->side.index()) + "#" + c->name + "." + fld.name] = v;
   }
   bool pushed = false;
   if (const MethodInfo* clinit = c->method("<clinit>", "()V"); clinit && clinit->method->code) {

@@ -85,7 +85,7 @@ Object& ModelCall::object(Term ref) { return host_.deref(s_, ref); }
 bool ModelCall::isNull(Term ref) const { return host_.tm().node(ref).bits == 0; }
 
 Term ModelCall::classObject(const std::string& name) {
-  const std::string key = std::to_string(s_.frames.back().side) + "#C" + name;  // (as ldc interns it)
+  const std::string key = std::to_string(s_.frames.back().side.index()) + "#C" + name;  // (as ldc interns it)
   if (auto it = s_.interned.find(key); it != s_.interned.end()) return host_.tm().lit(Sort::Ref, it->second);
   Object o;
   o.cls = "java/lang/Class";

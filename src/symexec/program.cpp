@@ -89,7 +89,7 @@ const LoadedClass* Program::find(Side side, const std::string& name) const {
   if (auto it = classes_[side].find(name); it != classes_[side].end()) return it->second.get();
   // The product side sees the classes added to the version sides (the renamed versions).
   if (side == kProduct) {
-    for (int s : {kOld, kNew}) {
+    for (Side s : {kOld, kNew}) {
       if (auto it = classes_[s].find(name); it != classes_[s].end()) return it->second.get();
     }
   }
@@ -106,7 +106,7 @@ const LoadedClass* Program::find(Side side, const std::string& name) const {
     return nullptr;
   }
   jvm::ClassFile cf = jvm::parseClass(*bytes, name + ".class");
-  auto cls = prepareClass(static_cast<Side>(side), std::move(cf));
+  auto cls = prepareClass(side, std::move(cf));
   const LoadedClass* ptr = cls.get();
   loaded_[side][name] = std::move(cls);
   return ptr;

@@ -70,7 +70,7 @@ struct InputObject {
   std::map<std::string, Term> fields;  // materialised input values (refs as side-neutral input ids)
   std::map<std::string, int> ref_fields;  // field -> input object index, -1 for null
   std::map<std::string, std::string> descs;  // field -> its descriptor (for replay)
-  std::uint64_t side_obj[3] = {0, 0, 0};  // heap id of each side's copy
+  PerSide<std::uint64_t> side_obj{};  // heap id of each side's copy
 };
 
 /// A reference argument of the entry still to be materialised (null / fresh / alias).
@@ -78,7 +78,7 @@ struct PendingInput {
   std::string name;
   std::string cls;       // original class or array descriptor
   bool non_null = false; // receivers
-  std::vector<std::pair<int, int>> slots;  // (frame slot, side) bound to this input
+  std::vector<std::pair<int, Side>> slots;  // (frame slot, side) bound to this input
 };
 
 /// Values of the input variables that satisfy a state's path condition (from a solver
@@ -103,16 +103,17 @@ struct State {
   /// What each side printed, per stream ("System.out", ...), when output is compared: one
   /// character term per UTF-16 unit, or an uninterpreted text marker where the text is not
   /// modelled (a double, an object's toString).
-  std::map<std::string, std::vector<Term>> printed[3];
+  PerSide<std::map<std::string, std::vector<Term>>> printed;
   std::set<std::string> initialized;    // "side#owner"
   /// Classes ("side#owner") whose <clinit> threw: erroneous, their use throws (JVMS 5.5).
   std::set<std::string> init_failed;
   std::vector<Term> pc;
-  std::set<int> lines[3];
-  int last_line_side = -1, last_line = -1;
+  PerSide<std::set<int>> lines;
+  std::optional<Side> last_line_side;
+  int last_line = -1;
   int depth = 0;  // counted decisions so far
   std::uint64_t steps = 0;
-  std::string exc[3];  // exception classes seen by the product comparison (old, new)
+  PerSide<std::string> exc;  // exception classes seen by the product comparison (old, new)
   std::vector<std::string> warnings;
   // Forking in the middle of an instruction: values popped so far by the current instruction
   // (restored on the forked copy), the decisions it took so far, and decisions to replay when a

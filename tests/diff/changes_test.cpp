@@ -9,6 +9,7 @@
 
 namespace {
 
+using pasda::Version;
 using pasda::diff::ChangedLine;
 using Kind = ChangedLine::Kind;
 
@@ -23,7 +24,7 @@ TEST(ChangedLines, AChangedConstantIsOneChangedLineWithItsOldCounterpart) {
   auto cs = changes("constant", "C");
   ASSERT_EQ(cs.size(), 1u);
   EXPECT_EQ(cs[0].kind, Kind::Changed);
-  EXPECT_EQ(cs[0].side, 1);
+  EXPECT_EQ(cs[0].side, Version::kNew);
   EXPECT_EQ(cs[0].line, 6);
   EXPECT_EQ(cs[0].other_lines, std::vector<int>{6});
   EXPECT_NE(cs[0].code.find("bipush 10"), std::string::npos) << cs[0].code;
@@ -43,7 +44,7 @@ TEST(ChangedLines, AnInsertedGuardIsInsertedCodeOfTheNewVersion) {
   auto cs = changes("guard", "G");
   ASSERT_EQ(cs.size(), 1u);
   EXPECT_EQ(cs[0].kind, Kind::Inserted);
-  EXPECT_EQ(cs[0].side, 1);
+  EXPECT_EQ(cs[0].side, Version::kNew);
   EXPECT_EQ(cs[0].line, 5);
   EXPECT_TRUE(cs[0].other_lines.empty());
 }
@@ -52,7 +53,7 @@ TEST(ChangedLines, ADeletedStatementIsOldCodeBetweenTwoNewLines) {
   auto cs = changes("deleted", "D");
   ASSERT_EQ(cs.size(), 1u);
   EXPECT_EQ(cs[0].kind, Kind::Deleted);
-  EXPECT_EQ(cs[0].side, 0);
+  EXPECT_EQ(cs[0].side, Version::kOld);
   EXPECT_EQ(cs[0].line, 6);
   EXPECT_EQ(cs[0].near_lines, (std::vector<int>{5, 6}));  // int y = x * 2; | return y - 1;
 }

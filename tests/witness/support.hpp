@@ -60,8 +60,8 @@ class Pair {
     newRoot_ = std::string(PASDA_FIXTURE_CLASSES) + "/" + rel + "/new";
     old_ = pasda::jvm::loadClassFile(oldRoot_ + "/" + internal + ".class");
     new_ = pasda::jvm::loadClassFile(newRoot_ + "/" + internal + ".class");
-    oldName_ = pasda::product::versionName(internal, 1);
-    newName_ = pasda::product::versionName(internal, 2);
+    oldName_ = pasda::product::versionName(internal, pasda::Version::kOld);
+    newName_ = pasda::product::versionName(internal, pasda::Version::kNew);
     pasda::product::prepareVersion(old_, oldName_, method, desc);
     pasda::product::prepareVersion(new_, newName_, method, desc);
     productName_ = internal + "$Product";

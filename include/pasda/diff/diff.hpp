@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pasda/core/version.hpp"
+
 #include "pasda/jvm/classfile.hpp"
 
 namespace pasda::diff {
@@ -68,7 +70,7 @@ struct ChangedLine {
   enum class Kind : std::uint8_t { Changed, Inserted, Deleted };
   Kind kind = Kind::Changed;
   std::string method;  // "name:descriptor" of the method holding it (entry method or a changed helper)
-  int side = 1;        // where the code is: 0 old version, 1 new version
+  Version side = Version::kNew;  // the version where the code is
   int line = 0;        // source line in that version (0 if the class has no line numbers)
   std::vector<std::uint32_t> pcs;  // the line's unaligned instructions in that version
   std::string code;                // bytecode rendering of those instructions

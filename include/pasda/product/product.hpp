@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/core/version.hpp"
 #include "pasda/jvm/classfile.hpp"
 #include "pasda/jvm/descriptor.hpp"
 
@@ -27,7 +28,7 @@ struct ProductSpec {
 /// the method's primitive type, V, or java/lang/Object for references and constructors.
 std::string runDescriptor(const ProductSpec& spec);
 /// `descriptor` with the original class name replaced by the version's name.
-std::string versionDescriptor(const ProductSpec& spec, int side);
+std::string versionDescriptor(const ProductSpec& spec, Version v);
 
 struct ProductClasses {
   jvm::ClassFile product;    // static run(params), sameErrors, sameResults, main(String[])
@@ -38,8 +39,8 @@ struct ProductClasses {
 /// StackMapTable is needed; a real JVM loads them with -Xverify:all).
 ProductClasses buildProduct(const ProductSpec& spec);
 
-/// Internal name for a renamed version: demo/Foo -> demo/Foo$V1 (side 1) or demo/Foo$V2.
-std::string versionName(const std::string& internalName, int side);
+/// Internal name for a renamed version: demo/Foo -> demo/Foo$V1 (old) or demo/Foo$V2 (new).
+std::string versionName(const std::string& internalName, Version v);
 
 /// Rename a version class for loading side by side, and make it and `method` public so the
 /// product (in the same package) can call it from a real JVM.

@@ -89,7 +89,7 @@ struct ExecOptions {
   int heap_bound = 2;
   /// The analysed class of each side (renamed); they correspond to each other, their static
   /// fields are compared, and their <clinit> runs before the product's run.
-  std::string main_class[3];
+  PerSide<std::string> main_class;
   /// Non-final static fields of the analysed classes that both versions declare hold arbitrary
   /// (shared) values at entry, not only what <clinit> put there (docs/heap.md).
   bool static_inputs = true;
@@ -153,7 +153,7 @@ struct RawPartition {
   bool step_limited = false;          // the instruction budget of the path ran out
   bool call_depth_limited = false;    // the call stack outgrew max_call_depth
   bool decision_limited = false;      // the depth limit's budget of decisions ran out (a larger one may complete it)
-  std::set<int> lines[3];             // covered source lines per side
+  PerSide<std::set<int>> lines;            // covered source lines per side
   std::vector<std::string> warnings;
   std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"
   std::vector<terms::Term> heap_vars; // variables of input fields read on the path

@@ -1,15 +1,17 @@
-// The classes an execution can reach, organised in "sides": side 0 holds the generated
-// product class, side 1 the old version and its class path, side 2 the new version and its
-// class path. A name is resolved in the side of the code that mentions it, so the two
+// The classes an execution can reach, organised in "sides": the generated product class's
+// side and one side per version (pasda::Version) with that version's class path. A name is resolved in the side of the code that mentions it, so the two
 // versions can use helper classes of the same name.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "pasda/core/version.hpp"
 #include "pasda/jvm/cfg.hpp"
 #include "pasda/jvm/classfile.hpp"
 #include "pasda/jvm/descriptor.hpp"
@@ -17,7 +19,34 @@
 
 namespace pasda::symexec {
 
-enum Side : int { kProduct = 0, kOld = 1, kNew = 2 };
+/// The class namespace code runs in: the product's, or one version's. A version converts to
+/// its side; only a version's side has a version().
+class Side {
+ public:
+  constexpr Side(Version v) : code_(static_cast<unsigned char>(static_cast<unsigned char>(v) + 1)) {}
+  static constexpr Side product() { return Side(); }
+  constexpr bool isProduct() const { return code_ == 0; }
+  /// The version whose code this is (the product's side has none: old is returned).
+  constexpr Version version() const { return code_ == 2 ? Version::kNew : Version::kOld; }
+  /// 0 (product), 1 (old), 2 (new): for tables over the three sides and for symbol names.
+  constexpr std::size_t index() const { return code_; }
+  friend constexpr bool operator==(Side, Side) = default;
+
+ private:
+  constexpr Side() = default;
+  unsigned char code_ = 0;
+};
+inline constexpr Side kProduct = Side::product();
+inline constexpr Side kOld{Version::kOld};
+inline constexpr Side kNew{Version::kNew};
+
+/// One value per side, indexed by `Side`.
+template <class T>
+struct PerSide {
+  std::array<T, 3> values{};
+  T& operator[](Side s) { return values[s.index()]; }
+  const T& operator[](Side s) const { return values[s.index()]; }
+};
 
 struct LoadedClass;
 
@@ -70,10 +99,10 @@ class Program {
   std::optional<bool> assignable(Side side, const std::string& from, const std::string& to) const;
 
  private:
-  std::map<std::string, std::unique_ptr<LoadedClass>> classes_[3];
-  std::shared_ptr<jvm::ClassPath> paths_[3];
-  mutable std::map<std::string, std::unique_ptr<LoadedClass>> loaded_[3];
-  mutable std::map<std::string, bool> missing_[3];
+  PerSide<std::map<std::string, std::unique_ptr<LoadedClass>>> classes_;
+  PerSide<std::shared_ptr<jvm::ClassPath>> paths_;
+  mutable PerSide<std::map<std::string, std::unique_ptr<LoadedClass>>> loaded_;
+  mutable PerSide<std::map<std::string, bool>> missing_;
 };
 
 /// Superclass of a well-known library class (java/lang exceptions etc.), "" if unknown.

@@ -93,7 +93,7 @@ std::vector<Term> identities(ModelCall& c) {
   std::vector<Term> out;
   for (Term a : c.args()) out.push_back(c.identity(a));
   if (nondeterministic(c.owner(), c.name()))
-    out.push_back(c.tm().apply("run#" + std::to_string(c.side()), FunKind::Library, Sort::Int, {}));
+    out.push_back(c.tm().apply("run#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
   return out;
 }
 
@@ -187,7 +187,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0)
     // A call site other than string concatenation (a lambda, a record's methods): its
     // behaviour is code of the version that made it, so it is never shared between them.
-    args.push_back(tm.apply("site#" + std::to_string(c.side()), FunKind::Library, Sort::Int, {}));
+    args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
   // (LambdaMetafactory links once and returns a new function object: it never throws nor returns null)
   const bool total =
       metafactory || ((site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c));

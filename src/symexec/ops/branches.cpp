@@ -81,7 +81,7 @@ Term referenceEquality(Interpreter& I, State& s, Term a, Term b) {
     return false;
   };
   if (couldBe(oa, ob) || couldBe(ob, oa)) {
-    const int side = s.frames.back().side;
+    const Side side = s.frames.back().side;
     return tm.apply("same_object", terms::FunKind::Library, Sort::Bool,
                     {I.inputs().identity(s, ia, side), I.inputs().identity(s, ib, side)});
   }

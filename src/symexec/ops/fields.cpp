@@ -47,7 +47,7 @@ std::string staticKey(const Program& program, const LoadedClass* c, const std::s
     }
     k = k->super_name.empty() ? nullptr : program.find(k->side, k->super_name);
   }
-  return std::to_string(side) + "#" + owner + "." + name;
+  return std::to_string(side.index()) + "#" + owner + "." + name;
 }
 
 StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {

@@ -32,7 +32,7 @@ StepOutcome sameErrors(Interpreter& I, State& s, const std::vector<Term>& args) 
   RawPartition p;
   p.product_compare = true;
   p.error_mismatch = true;
-  for (int v : {kOld, kNew}) {
+  for (Side v : {kOld, kNew}) {
     ExecEffect& e = v == kOld ? p.old_effect : p.new_effect;
     if (s.exc[v].empty()) {
       e.kind = ExecEffect::Kind::Return;
@@ -51,7 +51,7 @@ StepOutcome sameResults(Interpreter& I, State& s, const std::vector<Term>& args)
   terms::TermManager& tm = I.tm();
   RawPartition p;
   p.product_compare = true;
-  for (int v : {kOld, kNew}) {
+  for (Side v : {kOld, kNew}) {
     ExecEffect& e = v == kOld ? p.old_effect : p.new_effect;
     if (!s.exc[v].empty()) {
       e.kind = ExecEffect::Kind::Throw;
@@ -179,7 +179,7 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
   } else {
     target = I.program().resolveMethod(side, r.owner, r.name, r.descriptor);
   }
-  if (target && s.init_failed.count(std::to_string(target->owner->side) + "#" + target->owner->name))
+  if (target && s.init_failed.count(std::to_string(target->owner->side.index()) + "#" + target->owner->name))
     // A class whose initialiser threw: the first use (the product's call of a version) sees
     // ExceptionInInitializerError, later ones NoClassDefFoundError.
     return I.throwNew(s, side == kProduct ? "java/lang/ExceptionInInitializerError" : "java/lang/NoClassDefFoundError");

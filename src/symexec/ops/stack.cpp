@@ -21,7 +21,7 @@ StepOutcome constant(Interpreter& I, State& s, const Instruction& in) {
     case jvm::ConstValue::Kind::Class: {
       // String literals are interned (and Class constants unique): the same text is the same
       // object on a side, as `==` sees it in Java.
-      const std::string key = std::to_string(s.frames.back().side) + (c.kind == jvm::ConstValue::Kind::String ? "#S" : "#C") + c.text;
+      const std::string key = std::to_string(s.frames.back().side.index()) + (c.kind == jvm::ConstValue::Kind::String ? "#S" : "#C") + c.text;
       if (auto it = s.interned.find(key); it != s.interned.end()) return pushNext(s, tm.lit(Sort::Ref, it->second));
       Object o;
       o.cls = c.kind == jvm::ConstValue::Kind::String ? "java/lang/String" : "java/lang/Class";

@@ -38,6 +38,12 @@ def build_parser(prog="run-study"):
     p.add_argument("--deepen", choices=("on", "off"), default="off",
                    help="pasda-jvm --deepen: iterative deepening of the depth limit (default off: the paper's "
                         "single depth limit; keep one setting per database)")
+    p.add_argument("--induction", choices=("on", "off"), default="off",
+                   help="pasda-jvm --induction: coupled loops proved by inductive invariants before the "
+                        "iterations (default off: the paper's)")
+    p.add_argument("--split-time", choices=("on", "off"), default="off",
+                   help="pasda-jvm --split-time: the first iteration gets half the time when a whole loop is "
+                        "abstracted later (default off: the paper's)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel runs (default: cores)")
     p.add_argument("--db", default=os.path.join(REPO, "build", "study.db"), help="results database (default: %(default)s)")
     p.add_argument("--pasda-jvm", default=ENGINE, help="engine binary (it runs the jobs and creates the "
@@ -192,7 +198,7 @@ def parallel_command(a, jobfile, classes, bar):
         cmd += ["--sshloginfile", a.sshloginfile]
     return cmd + [a.python, WORKER, "--db", a.db, "--pasda-jvm", os.path.abspath(a.pasda_jvm), "--classes", classes,
                   "--grace", str(a.grace), "--version-string", engine_version(a.pasda_jvm), "--deepen", a.deepen,
-                  *Job.placeholders()]
+                  "--induction", a.induction, "--split-time", a.split_time, *Job.placeholders()]
 
 
 def sweep(cmd, results, lock_path):

@@ -104,6 +104,12 @@ void classifyRun(RunResult& run) {
 
 void runRounds(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
+  if (proveByInduction(env, run)) {
+    classifyRun(run);
+    run.depth_limit_used = o.depth_limit;
+    run.deepening_rounds = 1;
+    return;
+  }
   runTool(env, run);
   classifyRun(run);
   run.depth_limit_used = o.depth_limit;

@@ -173,12 +173,14 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   if (run.precheck.empty() && o.identical_shortcut && identicalCode(oldV, newV, name, desc)) {
     run.precheck = "identical code: the method and everything it can reach are the same in both versions";
     run.result = Verdict::EQ;
+    run.decided_by = "identical";
     run.runtime_s = since(t0);
     run.steps.initialization = run.runtime_s;
     return run;
   }
   if (!run.precheck.empty()) {
     run.result = Verdict::NEQ;
+    run.decided_by = "precheck";
     run.runtime_s = since(t0);
     run.steps.initialization = run.runtime_s;
     return run;
@@ -205,8 +207,24 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   }
 
   runRounds(env, run);
+  run.decided_by = decidingMechanism(run, o);
   run.runtime_s = since(t0);
   return run;
+}
+
+std::string decidingMechanism(const RunResult& run, const Options& o) {
+  if (run.result != Verdict::EQ && run.result != Verdict::NEQ) return "";
+  if (run.iterations.empty()) return run.precheck.rfind("identical code", 0) == 0 ? "identical" : "precheck";
+  if (run.induction_note.rfind("proved", 0) == 0) return "induction";
+  if (run.deepening_rounds > 1 && run.depth_limit_used > o.depth_limit) return "deepening";
+  if (run.result == Verdict::EQ) return "solver";
+  // A NEQ: how its NEQ partitions were established, the strongest first.
+  std::set<std::string> by;
+  for (const PartitionResult& p : run.iterations[run.reported_iteration].partitions)
+    if (p.result == Verdict::NEQ) by.insert(p.decided_by.empty() ? "solver" : p.decided_by);
+  for (const char* m : {"solver", "math", "replay", "search"})
+    if (by.count(m)) return m;
+  return "solver";
 }
 
 }  // namespace pasda::analysis

@@ -233,187 +233,21 @@ void countAbstractions(const terms::TermManager& tm, const AbstractionIndex& ind
   }
 }
 
-namespace {
-
-/// The exploration options of a product iteration. Exploration stops a little before the run's
-/// deadline so that the wrap-up (classifying the last partition, writing results) still ends
-/// within it.
-symexec::ExecOptions productExecOptions(IterationEnv& env, unsigned solverTimeoutMs, const diff::MatchResult* match,
-                                        const Abstraction& abs, AbstractionIndex& names, IterationResult& it) {
-  const Options& o = *env.options;
-  // Under Java's semantics the witnesses are replayed in a JVM after the exploration (the
-  // only confirmation for string and array inputs): the exploration leaves time for it.
-  symexec::ExecOptions eo =
-      baseExecOptions(env, solverTimeoutMs, o.arith == terms::Arith::Java && (o.replay == "auto" || o.replay == "jvm"));
-  eo.product_class = env.prepared.product_name;
-  setHeapOptions(env, eo);
-  applyAbstraction(env, match, abs, names, eo, it);
-  return eo;
-}
-
-/// Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
-/// pc && outcome, for each version, with one shared return variable and outcome code.
-struct H1Summaries {
-  terms::TermManager& tm;
-  Term summary[2];
-  std::map<std::string, int> codes;
-
-  explicit H1Summaries(terms::TermManager& t) : tm(t), summary{t.boolLit(false), t.boolLit(false)} {}
-
-  Term outcomeOf(const symexec::ExecEffect& e) {
-    Term outcome = tm.var("$h1_outcome", terms::Sort::Int);
-    int code = 0;
-    if (e.kind == symexec::ExecEffect::Kind::Throw)
-      code = codes.emplace(e.exception, static_cast<int>(codes.size()) + 1).first->second;
-    Term f = tm.eq(outcome, tm.intLit(code));
-    if (e.kind == symexec::ExecEffect::Kind::Return && e.value)
-      f = tm.land(f, tm.same(tm.var(std::string("$h1_ret_") + terms::sortName(tm.sort(e.value)), tm.sort(e.value)),
-                             e.value));
-    return f;
-  }
-
-  void add(const symexec::RawPartition& raw) {
-    if (!raw.product_compare || raw.depth_limited || raw.error_mismatch) return;
-    Term pc = tm.boolLit(true);
-    for (Term c : raw.pc) pc = tm.land(pc, c);
-    summary[0] = tm.lor(summary[0], tm.land(pc, outcomeOf(raw.old_effect)));
-    summary[1] = tm.lor(summary[1], tm.land(pc, outcomeOf(raw.new_effect)));
-  }
-};
-
-/// Where the abstractions occur in a partition (for H2 and the refinement fallback).
-void countUsage(terms::TermManager& tm, const AbstractionIndex& index, const symexec::RawPartition& raw,
-                const PartitionResult& r, UifUsage& usage) {
-  std::map<AbstractionId, int> inPc, inOld, inNew;
-  for (terms::Term c : raw.pc) countAbstractions(tm, index, c, inPc);
-  countAbstractions(tm, index, raw.old_effect.value, inOld);
-  countAbstractions(tm, index, raw.new_effect.value, inNew);
-  for (auto& [k, c] : inOld) usage.in_old[k] += c;
-  for (auto& [k, c] : inNew) usage.in_new[k] += c;
-  bool undecided = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE;
-  for (auto* m : {&inPc, &inOld, &inNew})
-    for (auto& [k, c] : *m) {
-      usage.seen.insert(k);
-      if (undecided) usage.in_undecided.insert(k);
-    }
-}
-
-/// The iteration's verdict from its partitions (prv: without the best-effort classes).
-void finishIteration(IterationResult& it, const Options& o) {
-  classify::IterationFacts facts;
-  facts.error = !it.error.empty();
-  facts.timed_out = it.timed_out;
-  for (const PartitionResult& r : it.partitions) {
-    facts.partitions.push_back(r.result);
-    it.depth_limited = it.depth_limited || r.result == Verdict::DEPTH_LIMITED;
-    it.has_uif = it.has_uif || r.uif_pc || r.uif_old || r.uif_new;
-  }
-  it.result = classify::iterationVerdict(facts);
-  if (o.mode == Tool::Prv) it.result = classify::withoutBestEffort(it.result);
-}
-
-/// H1 (ARDiff's first heuristic): when an iteration with abstractions ends undecided, the
-/// abstractions whose summaries would make the versions equal.
-void findEnablingAbstractions(const IterationEnv& env, terms::TermManager& tm, solver::Solver& solver,
-                              const AbstractionIndex& index, const H1Summaries& h1, const IterationResult& it,
-                              UifUsage& usage, StepTimes& steps) {
-  classify::IterationFacts f;
-  for (const PartitionResult& r : it.partitions) f.partitions.push_back(r.result);
-  const Verdict v = classify::iterationVerdict(f);
-  if (v == Verdict::EQ || v == Verdict::NEQ) return;
-  auto tr = Clock::now();
-  usage.h1 = equivalenceEnablingAbstractions(tm, solver, index, h1.summary[0], h1.summary[1],
-                                             h1QueryMs(*env.options), h1Deadline(env));
-  steps.refinement += since(tr);
-}
-
-}  // namespace
-
-IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                                    int index, StepTimes& steps, UifUsage* usage) {
-  const Options& o = *env.options;
+IterationResult runIteration(IterationEnv& env, IterationKind& kind, int index, StepTimes& steps) {
   IterationResult it;
   it.index = index;
-  AbstractionIndex names;  // the function symbols of this iteration's abstractions
   const auto t0 = Clock::now();
-  double classifySeconds = 0;
   try {
     auto ti = Clock::now();
-    terms::TermManager tm(o.arith);
-    solver::SolverOptions so;
-    if (o.solver_timeout_ms) so.timeout_ms = o.solver_timeout_ms;
-    so.math_first = o.arith == terms::Arith::Java && o.math_first;  // issue 17: feasibility and Neq-queries
-    std::unique_ptr<solver::Solver> solver = solver::makeZ3Solver(tm, so);
-    symexec::Program program;
-    loadProgram(env, program);
-    const Prepared& p = env.prepared;
-    const symexec::LoadedClass* prod = program.find(symexec::kProduct, p.product_name);
-    const symexec::MethodInfo* runM = prod ? prod->method("run", p.run_descriptor) : nullptr;
-    const symexec::LoadedClass* oldC = program.find(symexec::kOld, p.old_name);
-    const symexec::MethodInfo* oldM = oldC ? oldC->method(p.name, p.old_descriptor) : nullptr;
-    if (!runM || !oldM) throw std::logic_error("product or old method missing after preparation");
-    symexec::MethodInputs inputs = symexec::makeInputs(*oldM, tm);
-    std::vector<terms::Term> runArgs = symexec::productArguments(*oldM, inputs, tm);
+    kind.setUp(it);
     steps.initialization += since(ti);
-
-    symexec::ExecOptions eo = productExecOptions(env, so.timeout_ms, match, abs, names, it);
     if (env.monitor) env.monitor->beginIteration(index, it.uifs);
-    // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
-    // iteration verdict); the exploration stops there instead of spending the rest of the run
-    // on floating-point feasibility checks (--stop-at-neq no: explore every partition, as math
-    // runs and the paper do).
-    std::atomic<bool> neqFound{false};
-    const bool stopAtNeq = o.arith == terms::Arith::Java && o.neq_stops_exploration && o.mode == Tool::Pasda;
-    if (stopAtNeq) eo.cancel = &neqFound;
-    symexec::Executor ex(program, tm, *solver, eo);
-    PartitionClassifier classifier(tm, inputs, p.name, classifierLimits(o, so.timeout_ms, env.deadline));
-    classifier.setOwner(!p.is_static && !p.is_constructor, p.orig_old_name);
-    WitnessStage witnesses(env, program, *runM, inputs, tm);
-    if (!abs.empty()) witnesses.enableConcreteSearch(eo, runArgs);
-    Explainer explainer(env, program, *runM, inputs, tm, eo, runArgs);
-    int n = 0;
-    H1Summaries h1(tm);
-    const bool wantH1 = usage && !abs.empty();
-    auto sink = [&](const symexec::RawPartition& raw, solver::Solver& s) {
-      if (wantH1) h1.add(raw);
-      auto tc = Clock::now();
-      PartitionResult r = classifier.classify(raw, s, ++n, since(t0));
-      const bool witnessed = !r.witness.empty();  // (the classifier's last witness is this one's)
-      const std::vector<terms::Term> model = witnessed ? classifier.lastModel() : std::vector<terms::Term>{};
-      if (o.mode != Tool::Prv)
-        witnesses.process(raw, r, model, witnessed ? classifier.lastReferenceInputs() : std::vector<witness::InputValue>{},
-                          witnessed ? classifier.lastContext() : witness::CallContext{});
-      if (usage && !abs.empty()) countUsage(tm, names, raw, r, *usage);
-      if (o.mode == Tool::Prv) {
-        r.result = classify::withoutBestEffort(r.result);
-        r.output_class = classify::withoutBestEffort(r.output_class);
-      }
-      if (stopAtNeq && r.result == Verdict::NEQ) neqFound = true;
-      if (r.result == Verdict::DEPTH_LIMITED && raw.decision_limited) ++it.depth_cuts;
-      if (env.monitor) env.monitor->partition(r);
-      it.partitions.push_back(std::move(r));
-      // The explanation comes last: the monitor already holds the partition and its verdict.
-      if (PartitionResult& last = it.partitions.back(); last.result == Verdict::NEQ) {
-        // The found inputs when a search decided the partition, else the solver's witness.
-        std::vector<terms::Term> pin = last.decided_by == "search" ? witnesses.witnessTerms(last.index) : model;
-        if (!pin.empty()) explainer.explain(last, pin);
-      }
-      classifySeconds += since(tc);
-    };
-    symexec::ExecStats stats = ex.explore(*runM, runArgs, inputs.constraints, sink);
-    env.warnings.insert(stats.warnings.begin(), stats.warnings.end());
-    it.timed_out = stats.timed_out && !(neqFound && Clock::now() < eo.deadline);
-    // Under Java the witnesses of a cut iteration are replayed too, in the time that is left
-    // (replayAllInJvm skips the JVM when too little is): every NEQ should have a JVM replay.
-    if (o.mode != Tool::Prv && (!it.timed_out || o.arith == terms::Arith::Java)) witnesses.replayAllInJvm(it);
-    if (wantH1 && !it.timed_out) findEnablingAbstractions(env, tm, *solver, names, h1, it, *usage, steps);
-    steps.symbolic_execution += stats.seconds - classifySeconds;
-    steps.partition_classification += classifySeconds;
+    kind.explore(it, steps);
   } catch (const std::exception& e) {
     it.error = e.what();
   }
   auto tp = Clock::now();
-  finishIteration(it, o);
+  kind.finish(it);
   it.runtime_s = since(t0);
   steps.program_classification += since(tp);
   return it;
@@ -449,12 +283,6 @@ void runIterations(IterationEnv& env, RunResult& run) {
   auto timeLeft = [&] { return Clock::now() < env.deadline; };
   const bool summary = summaryBased(o.mode);
 
-  if (o.mode == Tool::Pasda || o.mode == Tool::Prv) {
-    run.iterations.push_back(runProductIteration(env, nullptr, Abstraction{}, 1, run.steps, nullptr));
-    if (env.monitor) env.monitor->endIteration(run.iterations.back());
-    if (o.mode == Tool::Prv || decisive(run.iterations.back().result) || !timeLeft()) return;
-  }
-
   // Later iterations (PASDA) and every iteration of ARDiff/DSE abstract unchanged code.
   auto ti = Clock::now();
   diff::MatchResult match;
@@ -468,13 +296,34 @@ void runIterations(IterationEnv& env, RunResult& run) {
     if (diff::worthAbstracting(r)) abs.regions.insert(r.id);
   for (const std::string& h : match.pure_helpers) abs.helpers.insert(h);  // effect-free, cannot throw
   run.steps.instrumentation += since(ti);
+
+  if (o.mode == Tool::Pasda || o.mode == Tool::Prv) {
+    // The first iteration (no abstraction) may not take the whole run when a later one has
+    // something to abstract: it gets a share of the time left, the abstracted ones the rest.
+    const Clock::time_point runDeadline = env.deadline;
+    const bool abstractsLoop = std::any_of(match.regions.begin(), match.regions.end(), [&](const diff::Region& r) {
+      return abs.regions.count(r.id) && r.whole_loop;
+    });
+    if (o.mode == Tool::Pasda && o.split_time && abstractsLoop && env.deadline != Clock::time_point::max()) {
+      const auto left = env.deadline - Clock::now();
+      env.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(left * o.time.first_iteration_share);
+    }
+    run.iterations.push_back(runProductIteration(env, IterationPlan{}, run.steps));
+    env.deadline = runDeadline;
+    if (env.monitor) env.monitor->endIteration(run.iterations.back());
+    if (o.mode == Tool::Prv || decisive(run.iterations.back().result) || !timeLeft()) return;
+  }
   if (!summary && abs.empty()) return;  // nothing to abstract: iteration 1 stands
 
   int index = static_cast<int>(run.iterations.size()) + 1;
   for (;;) {
     UifUsage usage;
-    IterationResult it = summary ? runSummaryIteration(env, &match, abs, index, run.steps, &usage)
-                                 : runProductIteration(env, &match, abs, index, run.steps, &usage);
+    IterationPlan plan;
+    plan.index = index;
+    plan.match = &match;
+    plan.abs = abs;
+    plan.usage = &usage;
+    IterationResult it = summary ? runSummaryIteration(env, plan, run.steps) : runProductIteration(env, plan, run.steps);
     if (env.monitor) env.monitor->endIteration(it);
     run.iterations.push_back(std::move(it));
     const IterationResult& last = run.iterations.back();

@@ -93,13 +93,50 @@ bool applyReportedIteration(RunResult& run);
 /// paths cut by the depth limit and time remains (deepen.cpp, docs/depth-limit.md).
 void runRounds(IterationEnv& env, RunResult& run);
 
+/// What one iteration does besides exploring the code as it is.
+struct IterationPlan {
+  int index = 1;
+  const diff::MatchResult* match = nullptr;  // the unchanged regions `abs` names (null: none)
+  Abstraction abs;                           // what is abstracted
+  UifUsage* usage = nullptr;                 // where the abstractions occur, for the refinement (null: not counted)
+  /// Induction (issue 13): loops of the two versions related by coupling invariants. Such an
+  /// iteration is a proof attempt only: no witness replay, search or explanation.
+  std::vector<symexec::CoupledLoop> coupled;
+};
+
+/// The steps of one iteration, which runIteration takes in order: every tool's iteration is
+/// one of these kinds (the product program's or the two summaries').
+class IterationKind {
+ public:
+  virtual ~IterationKind() = default;
+  /// Terms, solver, program and exploration options; what is abstracted goes into it.uifs
+  /// (the initialization step).
+  virtual void setUp(IterationResult& it) = 0;
+  /// Explore and classify, adding the time of each step to `steps`.
+  virtual void explore(IterationResult& it, StepTimes& steps) = 0;
+  /// The iteration's class (also after an error in the steps before).
+  virtual void finish(IterationResult& it) = 0;
+};
+
+/// The skeleton every iteration follows: set up, tell the monitor, explore, finish; the time
+/// of each step counted, an exception of any step recorded as the iteration's error.
+IterationResult runIteration(IterationEnv& env, IterationKind& kind, int index, StepTimes& steps);
+
 /// One iteration of a partition-based tool (product program).
-IterationResult runProductIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                                    int index, StepTimes& steps, UifUsage* usage);
+IterationResult runProductIteration(IterationEnv& env, const IterationPlan& plan, StepTimes& steps);
 
 /// One iteration of a summary-based tool (ARDiff, DSE): each version on its own, one query.
-IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                                    int index, StepTimes& steps, UifUsage* usage);
+IterationResult runSummaryIteration(IterationEnv& env, const IterationPlan& plan, StepTimes& steps);
+
+/// What decided the run's EQ or NEQ result (RunResult::decided_by).
+std::string decidingMechanism(const RunResult& run, const Options& o);
+
+/// Induction (issue 13, docs/depth-limit.md "Coupled loops"): the outermost loops of the
+/// compared method that may be coupled, in pairs (empty: none, or not as many in both versions).
+std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p);
+/// Before the tool's iterations: try to prove the run EQ with its loops coupled, within a share
+/// of the time. true: proved (the run holds that iteration); false: the tool runs as usual.
+bool proveByInduction(IterationEnv& env, RunResult& run);
 
 /// ARDiff's refinement (H1-H3 as documented in docs/refinement.md): the abstraction to make
 /// concrete next, or nullopt when nothing is left.

@@ -49,7 +49,7 @@ struct SummaryRun {
 };
 
 /// The program, the two methods and the exploration options of the iteration.
-void setUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs, IterationResult& it) {
+void summarySetUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs, IterationResult& it) {
   const Options& o = r.o;
   const Prepared& p = r.p;
   if (o.solver_timeout_ms) r.so.timeout_ms = o.solver_timeout_ms;
@@ -207,39 +207,49 @@ void summaryH1(SummaryRun& r, IterationEnv& env, StepTimes& steps, UifUsage& usa
 
 }  // namespace
 
-IterationResult runSummaryIteration(IterationEnv& env, const diff::MatchResult* match, const Abstraction& abs,
-                                    int index, StepTimes& steps, UifUsage* usage) {
-  IterationResult it;
-  it.index = index;
-  const auto t0 = Clock::now();
-  try {
-    auto ti = Clock::now();
-    SummaryRun r(*env.options, env.prepared);
-    setUp(r, env, match, abs, it);
-    steps.initialization += since(ti);
-    if (env.monitor) env.monitor->beginIteration(index, it.uifs);
-    it.timed_out = !buildSummaries(r, usage);
-    it.depth_cuts = r.sum[0].depth_cuts + r.sum[1].depth_cuts;
+namespace {
+
+/// One iteration of a summary-based tool (IterationKind's steps).
+class SummaryIteration final : public IterationKind {
+ public:
+  SummaryIteration(IterationEnv& env, const IterationPlan& plan) : env_(env), plan_(plan), r_(*env.options, env.prepared) {}
+
+  void setUp(IterationResult& it) override { summarySetUp(r_, env_, plan_.match, plan_.abs, it); }
+
+  void explore(IterationResult& it, StepTimes& steps) override {
+    const auto t0 = Clock::now();
+    it.timed_out = !buildSummaries(r_, plan_.usage);
+    it.depth_cuts = r_.sum[0].depth_cuts + r_.sum[1].depth_cuts;
     steps.symbolic_execution += since(t0);
-    if (!it.timed_out) {
-      auto tc = Clock::now();
-      classify::SummaryFacts f;
-      PartitionResult pr = compareSummaries(r, env, f, t0);
-      if (usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && r.o.mode == Tool::Ardiff)
-        summaryH1(r, env, steps, *usage);
-      it.partitions.push_back(pr);
-      it.result = pr.result;
-      it.has_uif = f.uif;
-      it.depth_limited = f.depth_limited;
-      steps.partition_classification += since(tc);
-    }
-  } catch (const std::exception& e) {
-    it.error = e.what();
+    if (it.timed_out) return;
+    auto tc = Clock::now();
+    classify::SummaryFacts f;
+    PartitionResult pr = compareSummaries(r_, env_, f, t0);
+    if (plan_.usage && (pr.result != Verdict::EQ && pr.result != Verdict::NEQ) && r_.o.mode == Tool::Ardiff)
+      summaryH1(r_, env_, steps, *plan_.usage);
+    it.partitions.push_back(pr);
+    it.result = pr.result;
+    it.has_uif = f.uif;
+    it.depth_limited = f.depth_limited;
+    steps.partition_classification += since(tc);
   }
-  if (!it.error.empty()) it.result = Verdict::ERROR;
-  else if (it.timed_out) it.result = Verdict::TIMEOUT;
-  it.runtime_s = since(t0);
-  return it;
+
+  void finish(IterationResult& it) override {
+    if (!it.error.empty()) it.result = Verdict::ERROR;
+    else if (it.timed_out) it.result = Verdict::TIMEOUT;
+  }
+
+ private:
+  IterationEnv& env_;
+  const IterationPlan& plan_;
+  SummaryRun r_;
+};
+
+}  // namespace
+
+IterationResult runSummaryIteration(IterationEnv& env, const IterationPlan& plan, StepTimes& steps) {
+  SummaryIteration kind(env, plan);
+  return runIteration(env, kind, plan.index, steps);
 }
 
 }  // namespace pasda::analysis

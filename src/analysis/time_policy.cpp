@@ -10,6 +10,8 @@ std::vector<TimePolicy::Entry> TimePolicy::entries() const {
       {"jvm_margin_share", jvm_margin_share, "of timeout", "also kept, under Java arithmetic with a JVM replay, for the JVM"},
       {"jvm_margin_cap_s", jvm_margin_cap_s, "s", "at most this"},
       {"feasibility_cap_ms", static_cast<double>(feasibility_cap_ms), "ms", "one branch-feasibility query; undecided keeps both directions"},
+      {"first_iteration_share", first_iteration_share, "of time left", "PASDA's unabstracted first iteration when later ones abstract code (--split-time)"},
+      {"induction_share", induction_share, "of time left", "the induction attempt (coupled loops) before PASDA's iterations (--induction)"},
       {"h1_query_cap_ms", static_cast<double>(h1_query_cap_ms), "ms", "one H1 quantified query"},
       {"h1_share", h1_share, "of time left", "all H1 queries of an iteration"},
       {"h1_cap_s", h1_cap_s, "s", "at most this"},

@@ -66,6 +66,14 @@ po::options_description describeOptions() {
                                                               "result undecided and time remains, explore again with "
                                                               "twice the limit (10, 20, 40, ...); off: one round at "
                                                               "--depth-limit (the paper's replication; a release diff's default)")
+    ("induction", po::value<std::string>()->default_value("on"), "on: before PASDA's iterations, try to prove the "
+                                                                 "method equivalent with the loops of the two "
+                                                                 "versions coupled by an inductive invariant (any "
+                                                                 "trip count); off: the paper's iterations only")
+    ("split-time", po::value<std::string>()->default_value("on"), "on: when unchanged code includes a whole loop, "
+                                                                  "PASDA's first (unabstracted) iteration gets half "
+                                                                  "the time, the abstracted ones the rest; off: the "
+                                                                  "first may take it all (the paper's)")
     ("loop-summaries", po::value<std::string>()->default_value("on"), "on: a loop of code identical in both versions "
                                                                       "(identical closure) whose reads are locals and "
                                                                       "primitive arrays is replaced by functions shared "
@@ -182,6 +190,8 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.depth_limit = static_cast<int>(wholeNumber("depth-limit", text("depth-limit"), 0, kMaxDepthLimit));
   o.deepen = oneOf("deepen", text("deepen"), {"on", "off"}) == "on";
   o.loop_summaries = oneOf("loop-summaries", text("loop-summaries"), {"on", "off"}) == "on";
+  o.induction = oneOf("induction", text("induction"), {"on", "off"}) == "on";
+  o.split_time = oneOf("split-time", text("split-time"), {"on", "off"}) == "on";
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";

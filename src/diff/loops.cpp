@@ -146,6 +146,8 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;
     }
+    for (const auto& [other, otherBody] : F.loops)
+      if (other != header && std::find(otherBody.begin(), otherBody.end(), header) != otherBody.end()) ++s.depth;
     out.push_back(std::move(s));
   }
   return out;

@@ -117,7 +117,12 @@ void printVars(const char* label, const std::vector<RegionVar>& vars, std::ostre
 
 }  // namespace
 
-bool worthAbstracting(const Region& r) { return r.branches || r.whole_loop || r.loop_depth > 0 || r.nonlinear > 0; }
+bool worthAbstracting(const Region& r) {
+  // A region without inputs computes constants (it reads no local, and its calls are pure):
+  // its outputs fold to literals, and a UIF of nothing could only lose them.
+  if (r.inputs.empty()) return false;
+  return r.branches || r.whole_loop || r.loop_depth > 0 || r.nonlinear > 0;
+}
 
 void printRegions(const MatchResult& m, std::ostream& out, bool verbose) {
   if (m.regions.empty()) out << "no unchanged regions to abstract\n";

@@ -53,6 +53,8 @@ std::string fingerprint(const ReleaseResult& all, const ReleaseOptions& o) {
                                o.class_filter})
     f.add(s);
   if (!o.analysis.deepen) f.add("deepen off");  // (the default, on, keeps the fingerprints of before)
+  if (!o.analysis.induction) f.add("induction off");
+  if (!o.analysis.split_time) f.add("split-time off");
   for (const MethodEntry& m : all.methods) {
     f.add(m.key());
     f.add(categoryName(m.category));

@@ -191,6 +191,8 @@ RunResult runFromJson(const Json& j) {
   r.depth_limit_used = static_cast<int>(integer(j, "depth_limit_used"));
   r.deepening_rounds = static_cast<int>(integer(j, "deepening_rounds"));
   r.deepening_note = text(j, "deepening_note");
+  if (j.contains("decided_by")) r.decided_by = text(j, "decided_by");  // (absent in older files)
+  if (j.contains("induction_note")) r.induction_note = text(j, "induction_note");
   r.runtime_s = real(j, "runtime_s");
   r.started_at = text(j, "started_at");
   const Json& s = at(j, "settings");

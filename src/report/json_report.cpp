@@ -145,6 +145,8 @@ Json runToJson(const RunResult& run) {
   j["depth_limit_used"] = run.depth_limit_used;
   j["deepening_rounds"] = run.deepening_rounds;
   j["deepening_note"] = optText(run.deepening_note);
+  j["decided_by"] = optText(run.decided_by);
+  j["induction_note"] = optText(run.induction_note);
   j["runtime_s"] = number(run.runtime_s);
   j["started_at"] = optText(run.started_at);
   j["settings"] = settings(run.settings);

@@ -146,6 +146,9 @@ void partitionTable(std::ostream& out, const IterationResult& it, int verbosity)
 std::string resultLine(const RunResult& run) {
   std::string line = std::string("Result: ") + verdictName(run.result);
   if (!run.settings.arith.empty()) line += " (arithmetic: " + run.settings.arith + ")";
+  // The mechanism when it is not the solver's proof on the code as it is (nor the pre-check's).
+  if (!run.decided_by.empty() && run.decided_by != "solver" && run.decided_by != "precheck" && run.decided_by != "identical")
+    line += " (decided by: " + run.decided_by + ")";
   if (!run.precheck.empty()) line += " (pre-check: " + firstLine(run.precheck) + ")";
   if (!run.errors.empty()) line += " (error: " + firstLine(run.errors) + ")";
   return line;
@@ -192,6 +195,8 @@ void printText(const RunResult& run, std::ostream& out, int verbosity) {
   if (!f.empty()) runLine += "; " + f;
   labeled(out, ind, "run", runLine);
   if (run.deepening_rounds > 0) labeled(out, ind, "depth limit", depthLine(run));
+  if (!run.decided_by.empty()) labeled(out, ind, "decided by", run.decided_by);
+  if (!run.induction_note.empty()) labeled(out, ind, "induction", run.induction_note);
   if (!run.precheck.empty()) labeled(out, ind, "pre-check", run.precheck);
   if (!run.errors.empty()) labeled(out, ind, "errors", run.errors);
   for (const auto& w : run.warnings) labeled(out, ind, "warning", w);

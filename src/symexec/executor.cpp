@@ -103,6 +103,31 @@ ExecStats Executor::explore(const MethodInfo& entry, const std::vector<Term>& ar
   stats.solver_checks = I.solver.checks() - checks0;
   stats.solver_seconds = I.solver.checkSeconds() - secs0;
   stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  stats.couplings = I.interpreter.couplings();
+  return stats;
+}
+
+ExecStats Executor::exploreFrom(const MethodInfo& m, std::uint32_t pc, const std::vector<Term>& locals,
+                                const std::vector<Term>& assumptions, const PartitionSink& sink) {
+  Impl& I = *impl_;
+  auto started = Clock::now();
+  std::uint64_t checks0 = I.solver.checks();
+  double secs0 = I.solver.checkSeconds();
+  if (!m.method || !m.method->code) throw ExecError("method " + m.key() + " has no code");
+  I.interpreter.prepare();
+  std::vector<Term> vars;
+  for (Term a : locals)
+    if (a) I.tm.collectVars(a, vars);
+  std::sort(vars.begin(), vars.end());
+  vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+  vars.erase(std::remove_if(vars.begin(), vars.end(), [&](Term v) { return I.tm.sort(v) == Sort::Ref; }), vars.end());
+  I.explorer.begin(sink, std::move(vars));
+  State s = I.interpreter.stateAt(m, pc, locals, assumptions);
+  I.explorer.run(std::move(s), [&](State& st) { return I.interpreter.step(st); });
+  ExecStats stats = I.explorer.stats();
+  stats.solver_checks = I.solver.checks() - checks0;
+  stats.solver_seconds = I.solver.checkSeconds() - secs0;
+  stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return stats;
 }
 

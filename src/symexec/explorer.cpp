@@ -186,6 +186,44 @@ std::optional<bool> Explorer::branch(State& s, Term cond, bool isCounted) {
   return std::nullopt;  // the path itself is infeasible (should not happen)
 }
 
+bool Explorer::assume(State& s, Term cond) {
+  if (auto b = tm_.asBool(cond)) return *b;
+  solver::CheckResult r = checkWith(s.pc, cond);
+  if (r.status == solver::Status::Unsat || timeUp()) return false;
+  s.pc.push_back(cond);
+  s.model = r.status == solver::Status::Sat ? currentModel() : nullptr;
+  return true;
+}
+
+std::vector<bool> Explorer::implied(State& s, const std::vector<Term>& candidates) {
+  std::vector<bool> keep(candidates.size(), true);
+  const std::vector<bool> none(candidates.size(), false);
+  // A model of the path falsifies many candidates without a query.
+  for (std::size_t i = 0; i < candidates.size() && s.model; ++i)
+    if (std::optional<bool> v = evalUnder(candidates[i], *s.model); v && !*v) keep[i] = false;
+  for (std::size_t round = 0; round <= candidates.size(); ++round) {
+    Term all = tm_.boolLit(true);
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (keep[i]) all = tm_.land(all, candidates[i]);
+    if (auto b = tm_.asBool(all); b && *b) return keep;
+    solver::CheckResult r = checkWith(s.pc, tm_.lnot(all));
+    if (r.status == solver::Status::Unsat) return keep;
+    if (r.status != solver::Status::Sat || timeUp()) return none;
+    bool dropped = false;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!keep[i]) continue;
+      std::optional<Term> v = solver_.eval(candidates[i]);
+      std::optional<bool> holds = v ? tm_.asBool(*v) : std::nullopt;
+      if (!holds || !*holds) {
+        keep[i] = false;
+        dropped = true;
+      }
+    }
+    if (!dropped) return none;  // the model falsifies the conjunction but no conjunct: give up
+  }
+  return none;
+}
+
 std::shared_ptr<const Assignment> Explorer::currentModel() {
   if (input_vars_.empty()) return std::make_shared<Assignment>();
   solver::Model m;

@@ -54,6 +54,14 @@ class Explorer {
     replay_start_->popped.clear();
   }
 
+  /// Add `cond`, a fact true of every real run reaching this point, to the path condition
+  /// without forking. false: the path with it is infeasible; the caller ends the path.
+  bool assume(State& s, Term cond);
+  /// Which of `candidates` (Bool terms) the path condition implies: rounds of one query each
+  /// (the path and the negated conjunction of what is left), a model of which drops what it
+  /// falsifies. Candidates the solver cannot decide are not implied.
+  std::vector<bool> implied(State& s, const std::vector<Term>& candidates);
+
   // --- ending paths ----------------------------------------------------------------------
   void endPath(State& s, RawPartition&& p);
   InputShape shapeOf(const State& s, const InputObject& o) const;

@@ -35,6 +35,36 @@ State Interpreter::initialState(const MethodInfo& entry, const std::vector<Term>
   return s;
 }
 
+State Interpreter::stateAt(const MethodInfo& m, std::uint32_t pc, const std::vector<Term>& locals,
+                           const std::vector<Term>& assumptions) {
+  State s;
+  Frame f;
+  f.m = &m;
+  f.side = m.owner->side;
+  f.ip = pc < m.index_of_pc.size() ? m.index_of_pc[pc] : -1;
+  if (f.ip < 0) throw ExecError("no instruction at pc " + std::to_string(pc) + " in " + m.key());
+  f.locals.assign(std::max<std::size_t>(m.max_locals, locals.size()), Term{});
+  std::copy(locals.begin(), locals.end(), f.locals.begin());
+  s.frames.push_back(std::move(f));
+  for (Term a : assumptions) {
+    if (auto b = tm_.asBool(a); b && *b) continue;
+    s.pc.push_back(a);
+  }
+  return s;
+}
+
+std::optional<StepOutcome> Interpreter::stopHere(State& s) {
+  if (!s.started || s.frames.size() != 1) return std::nullopt;
+  const Frame& f = s.frames.back();
+  const std::uint32_t pc = f.m->insns[static_cast<std::size_t>(f.ip)].pc;
+  if (std::find(opt_.stop_at_pcs.begin(), opt_.stop_at_pcs.end(), pc) == opt_.stop_at_pcs.end()) return std::nullopt;
+  RawPartition p;
+  p.stopped_at = pc;
+  p.stopped_locals = f.locals;
+  explorer_.endPath(s, std::move(p));
+  return StepOutcome::Ended;
+}
+
 void Interpreter::addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args) {
   // Reference arguments given as variables are inputs of the heap, materialised before the
   // first instruction. The same variable twice (product runs) is one input seen by two sides.
@@ -77,6 +107,10 @@ StepOutcome Interpreter::step(State& s) {
   s.decisions.clear();
   if (!s.pending.empty() || !s.pending_lengths.empty()) return inputs_.materializePending(s);
   if (!region_at_.empty() && enterRegion(s)) return StepOutcome::Continue;
+  if (!opt_.stop_at_pcs.empty())
+    if (std::optional<StepOutcome> o = stopHere(s)) return *o;
+  if (!opt_.coupled_loops.empty() && s.frames.size() == 2 && s.frames.back().side != kProduct)
+    if (std::optional<StepOutcome> o = enterCoupledLoop(s)) return *o;
   if (opt_.loop_summaries && s.frames.back().side != kProduct)
     if (std::optional<StepOutcome> o = enterLoopSummary(s)) return *o;
   Frame& f = s.frames.back();
@@ -89,7 +123,9 @@ StepOutcome Interpreter::step(State& s) {
     s.last_line_side = f.side;
   }
   if (opt_.before_step && f.side != kProduct) opt_.before_step({f.side, f.m, &in, &f.stack, &f.locals, s.steps});
-  return execute(s, in);
+  const StepOutcome r = execute(s, in);
+  s.started = true;
+  return r;
 }
 
 // The compiler checks that every opcode is dispatched: a new Opcode value without a case

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "coupled_loops.hpp"
 #include "input_heap.hpp"
 #include "library.hpp"
 
@@ -17,7 +18,8 @@ class Interpreter {
  public:
   Interpreter(const Program& program, terms::TermManager& tm, const ExecOptions& opt, Explorer& explorer,
               InputHeap& inputs, const LibraryRegistry& library)
-      : program_(program), tm_(tm), opt_(opt), explorer_(explorer), inputs_(inputs), library_(library) {}
+      : program_(program), tm_(tm), opt_(opt), explorer_(explorer), inputs_(inputs), library_(library),
+        coupler_(program, tm, opt) {}
 
   /// Prepare an exploration (resolve the abstracted regions' methods).
   void prepare();
@@ -25,8 +27,13 @@ class Interpreter {
   /// reference variables among them pending as input-heap roots, the analysed classes
   /// initialised for product runs, `assumptions` as the initial path condition.
   State initialState(const MethodInfo& entry, const std::vector<Term>& args, const std::vector<Term>& assumptions);
+  /// The state of Executor::exploreFrom: one frame of `m` at `pc` with `locals`, no caller.
+  State stateAt(const MethodInfo& m, std::uint32_t pc, const std::vector<Term>& locals,
+                const std::vector<Term>& assumptions);
   /// One step: a pending input materialisation, an abstracted region, or one instruction.
   StepOutcome step(State& s);
+  /// What the coupled loops of this exploration proved (ExecStats::couplings).
+  std::set<std::string> couplings() const { return coupler_.notes(); }
 
   // --- what handlers and models use ---------------------------------------------------
   terms::TermManager& tm() { return tm_; }
@@ -74,6 +81,17 @@ class Interpreter {
   bool enterRegion(State& s);  // true if an abstracted region started at the current pc
   /// A summarised loop's header: its outcome replaces the loop (nullopt: no summary here).
   std::optional<StepOutcome> enterLoopSummary(State& s);
+  /// A coupled loop's header in the compared method (ExecOptions::coupled_loops): the old
+  /// version's run of it is summarised, the new version's related to it (coupled_loops.cpp).
+  std::optional<StepOutcome> enterCoupledLoop(State& s);
+  std::optional<StepOutcome> coupleOld(State& s, const CoupledLoop& c);
+  std::optional<StepOutcome> coupleNew(State& s, const CoupledLoop& c);
+  /// Leave the summarised loop `h` by outcome `o`, its variables holding `exit` (slot ->
+  /// value) in the top frame, a return giving `ret`.
+  StepOutcome leaveLoop(State& s, const LoopSummaryHook& h, const LoopOutcome& o, const std::map<int, Term>& exit,
+                        Term ret);
+  /// The end of an Executor::exploreFrom path at a stop pc (nullopt: not at one).
+  std::optional<StepOutcome> stopHere(State& s);
   void addPendingInputs(State& s, const MethodInfo& entry, const std::vector<Term>& args);
 
   const Program& program_;
@@ -84,6 +102,7 @@ class Interpreter {
   const LibraryRegistry& library_;
   std::map<const MethodInfo*, std::map<std::uint32_t, const RegionHook*>> region_at_;
   std::map<const MethodInfo*, std::vector<LoopSummaryHook>> loops_;  // ExecOptions::loop_summaries, per method
+  LoopCoupler coupler_;
 };
 
 }  // namespace pasda::symexec

@@ -122,6 +122,16 @@ struct State {
   std::vector<int> decisions;
   std::vector<int> replay;  // consumed from the front
   std::size_t replay_pos = 0;
+  /// Coupled loops (ExecOptions::coupled_loops): per pair, the old version's run of its loop on
+  /// this path, for the new version's to be related to.
+  struct CoupledRun {
+    std::map<int, Term> entry, exit;  // loop variables (slot -> value) at the header and at the exit
+    std::size_t outcome = 0;          // index of the old loop's outcome (CoupledOutcome order)
+    Term ret;                         // the value a return inside the loop gave
+  };
+  std::map<int, CoupledRun> coupled;
+  /// Executor::exploreFrom: the first instruction has run (a stop pc ends the path after it).
+  bool started = false;
 };
 
 /// What one interpreter step did to its path. Only Ended stops the path; the run loop treats

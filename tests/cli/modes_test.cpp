@@ -12,7 +12,10 @@ std::string loopNew() { return fixtureClass("modes/loopsum", "new", "modes.loops
 class LoopSum : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LoopSum, PasdaProvesEquivalenceThroughTheAbstractedLoop) {
-  JsonRun j = runJson({"--mode", "pasda", "--arith", GetParam(), "--timeout", "30", loopOld(), loopNew()});
+  // (--induction off: with it, the loops are coupled and proved before any iteration; this is
+  // about PASDA's own abstraction.)
+  JsonRun j = runJson({"--mode", "pasda", "--arith", GetParam(), "--timeout", "30", "--induction", "off", loopOld(),
+                       loopNew()});
   ASSERT_TRUE(j.ok);
   EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
   EXPECT_EQ(j.run.code, 0);

@@ -314,9 +314,16 @@ TEST(Matcher, OnlyRegionsThatForkComputeNonlinearlyOrCallAreWorthAbstracting) {
     EXPECT_TRUE(pasda::diff::worthAbstracting(m.regions[0]));
   }
   Region plain;
+  plain.inputs.push_back(RegionVar{});
   EXPECT_FALSE(pasda::diff::worthAbstracting(plain));
   plain.branches = true;
   EXPECT_TRUE(pasda::diff::worthAbstracting(plain));
+  // A region without inputs computes constants, nonlinear or branching as it may be: its
+  // outputs fold to literals, and a UIF of nothing would only lose them (Ell/rc's constants
+  // block, whose TINY * BIG made the abstracted iteration MAYBE_NEQ).
+  plain.inputs.clear();
+  plain.nonlinear = 3;
+  EXPECT_FALSE(pasda::diff::worthAbstracting(plain));
 }
 
 }  // namespace

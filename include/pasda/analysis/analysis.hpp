@@ -47,6 +47,12 @@ struct Options {
   /// Loops of code identical in both versions are replaced by shared uninterpreted functions
   /// of what they read (docs/depth-limit.md, "Summarised loops"); off: explored like others.
   bool loop_summaries = true;
+  /// PASDA: before the iterations, try to prove the run EQ with the loops of the two versions
+  /// coupled by inductive invariants (docs/depth-limit.md, "Coupled loops"); off: the paper's.
+  bool induction = true;
+  /// PASDA: the first iteration gets TimePolicy::first_iteration_share of the run when a later
+  /// one abstracts something; off: it may take the whole run (the paper's behaviour).
+  bool split_time = true;
   terms::Arith arith = terms::Arith::Math;
   unsigned solver_timeout_ms = 0;  // 0: the default of docs/solver.md (classification queries)
   unsigned feasibility_timeout_ms = 0;  // 0: min(solver timeout, 250 ms) (branch feasibility checks)

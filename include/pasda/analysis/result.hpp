@@ -129,6 +129,13 @@ struct RunResult {
   int depth_limit_used = 0;
   int deepening_rounds = 0;
   std::string deepening_note;  // why deepening stopped, "" when it was not needed or off
+  /// What decided an EQ or NEQ result (docs/classification.md, "Mechanisms"): "solver",
+  /// "math", "replay" or "search" (how the NEQ partition was established), "identical"
+  /// (identical code), "precheck" (signatures), "deepening" (a round deeper than the first),
+  /// "induction" (coupled loops); "" for the other results.
+  std::string decided_by;
+  /// Induction (issue 13): what an attempt proved, or why it did not ("" when none was made).
+  std::string induction_note;
   std::string precheck;  // reason when decided by the signature pre-check
   std::string errors;
   std::vector<std::string> warnings;

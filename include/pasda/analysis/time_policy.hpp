@@ -16,6 +16,15 @@ struct TimePolicy {
   double jvm_margin_cap_s = 1.0;
   unsigned feasibility_cap_ms = 250;   // one branch-feasibility query (an undecided one keeps both directions)
 
+  // PASDA's first iteration (no abstraction) when later ones have unchanged code to abstract
+  // (Options::split_time): it may use this share of the time left, the abstracted iterations
+  // the rest (an unrolled loop otherwise eats the whole run before its abstraction is tried).
+  double first_iteration_share = 0.5;
+
+  // Induction (Options::induction): the attempt before the iterations may use this share of
+  // the time left; the iterations get the rest.
+  double induction_share = 0.3;
+
   // ARDiff's H1 (quantified queries) after an undecided iteration with abstractions.
   unsigned h1_query_cap_ms = 500;  // one query (or the solver timeout when smaller)
   double h1_share = 0.2;           // of the time left, for all queries of one iteration

@@ -43,7 +43,8 @@ struct Region {
 /// Whether abstracting `r` can pay off: it forks paths (a branch or loop), calls a method, or
 /// computes something nonlinear. Straight-line, linear, call-free code costs symbolic execution
 /// one term per output and Z3 decides linear arithmetic, so replacing it by a UIF could only
-/// lose precision (a UIF of constants is an arbitrary value); such regions stay concrete.
+/// lose precision (a UIF of constants is an arbitrary value); such regions stay concrete, and so
+/// do regions without inputs, whose outputs are constants.
 bool worthAbstracting(const Region& r);
 
 struct MatchResult {

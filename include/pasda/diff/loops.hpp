@@ -24,6 +24,7 @@ struct LoopSummary {
   std::vector<std::uint32_t> exits;          // pcs outside the loop that it continues at
   std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions in the loop (pc, kind; V void)
   std::vector<std::string> exceptions;       // internal names of the exceptions it may throw
+  int depth = 0;                             // how many other loops of the method enclose it
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is

@@ -51,6 +51,20 @@ struct LoopSummaryHook {
   std::vector<std::string> exceptions;              // what it may throw (internal names)
 };
 
+/// A loop of the old version and a loop of the new one of the compared method that may run in
+/// lock step (issue 13, docs/depth-limit.md "Coupled loops"). In the exploration, each version's
+/// run of its loop is replaced by functions of what it reads (its own, not shared), and when the
+/// new version reaches its loop, a coupling invariant over both loops' variables — equalities,
+/// constant offsets and constants that hold at the two entries on the path — is checked to be
+/// inductive over one iteration of both bodies (a Houdini fixpoint, ExecOptions::proof_solver);
+/// the part of it that holds at the exits then relates the two loops' results. A path where no
+/// invariant is found is cut (as by the depth limit): such a run proves nothing.
+struct CoupledLoop {
+  int pair = 0;                      // the pair's number (function names, reports)
+  PerVersion<std::string> method;    // "owner.name:descriptor" of the compared method (renamed owner)
+  PerVersion<LoopSummaryHook> loop;  // header, locals read and written, exits, returns, exceptions
+};
+
 /// The top frame of a version just before one of its instructions executes (see
 /// ExecOptions::before_step).
 struct StepView {
@@ -108,6 +122,13 @@ struct ExecOptions {
   std::function<std::vector<LoopSummaryHook>(Side side, const MethodInfo& m)> loop_summaries;
   std::size_t max_array_elements = 1 << 16;
   std::size_t max_path_elements = 1 << 20;
+  /// Loops of the two versions to couple (see CoupledLoop); they need `proof_solver`, a solver
+  /// of the same term manager other than the exploration's, for the inductiveness queries.
+  std::vector<CoupledLoop> coupled_loops;
+  solver::Solver* proof_solver = nullptr;
+  /// Executor::exploreFrom: a path of the entry frame ends when it reaches one of these pcs
+  /// after its first instruction (RawPartition::stopped_at).
+  std::vector<std::uint32_t> stop_at_pcs;
 };
 
 /// What one version (or the entry method) did on a path.
@@ -158,6 +179,10 @@ struct RawPartition {
   std::vector<std::string> heap;      // input heap shape of the path, e.g. "node.next == null"
   std::vector<terms::Term> heap_vars; // variables of input fields read on the path
   std::vector<InputShape> input_shapes;  // the reference inputs materialised on the path
+  /// Executor::exploreFrom: the stop pc (ExecOptions::stop_at_pcs) the path reached, with the
+  /// entry frame's locals there.
+  std::optional<std::uint32_t> stopped_at;
+  std::vector<terms::Term> stopped_locals;
 };
 
 struct ExecStats {
@@ -169,6 +194,10 @@ struct ExecStats {
   double seconds = 0;
   bool timed_out = false;
   std::set<std::string> warnings;  // e.g. "library call java/lang/Foo.bar(I)I abstracted"
+  /// Coupled loops (ExecOptions::coupled_loops): one line per proved invariant, e.g.
+  /// "loop pair 1 (old pc 9, new pc 11): c(new) == c(old) + 1, i(new) == i(old)", and the
+  /// reasons of failed proofs.
+  std::set<std::string> couplings;
 };
 
 /// Called for every finished path. The solver's assertions equal the partition's pc.
@@ -191,6 +220,13 @@ class Executor {
   /// code; returns normally on deadline (stats.timed_out).
   ExecStats explore(const MethodInfo& entry, const std::vector<terms::Term>& args,
                     const std::vector<terms::Term>& assumptions, const PartitionSink& sink);
+  /// Explore `m` from the instruction at `pc` with `locals` (slot -> value; null for a slot
+  /// without one) and no caller: a path ends where it returns or throws out of `m`, or reaches
+  /// one of ExecOptions::stop_at_pcs after its first instruction (RawPartition::stopped_at). No
+  /// class is initialised and no input heap is built: for code that reads only its locals (one
+  /// iteration of a loop body, issue 13).
+  ExecStats exploreFrom(const MethodInfo& m, std::uint32_t pc, const std::vector<terms::Term>& locals,
+                        const std::vector<terms::Term>& assumptions, const PartitionSink& sink);
 
  private:
   struct Impl;

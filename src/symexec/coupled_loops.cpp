@@ -1,0 +1,347 @@
+// Coupled loops (ExecOptions::coupled_loops, issue 13; docs/depth-limit.md, "Coupled loops").
+//
+// The old version's run of its loop is replaced by functions of the loop's variables at the
+// header (its own functions, not shared with the new version): which outcome it has, and each
+// written variable's value where it leaves. When the new version reaches its loop on the same
+// path, the conjuncts over both loops' variables that hold at the two entries (checked against
+// the path condition) are weakened to the largest subset S that is inductive: for every pair
+// of paths through one iteration of the two bodies from a header state satisfying S, if both
+// come back to their headers, S holds again (a Houdini fixpoint over the body paths, which one
+// exploration of each body from a symbolic header state gives). S must also make the bodies
+// take corresponding outcomes together (lock step), and returns inside them return equal
+// values. By induction over the iterations, both loops then run the same number of iterations
+// and leave by corresponding outcomes, in states related by the part of S that holds after
+// every pair of corresponding exits: that relation, between the old loop's function values and
+// the new loop's, is added to the path. Nothing here is shared between the versions, so only
+// a proof relates the two loops: a path where none is found is cut.
+#include "coupled_loops.hpp"
+
+#include <algorithm>
+
+#include "interpreter.hpp"
+
+namespace pasda::symexec {
+
+namespace {
+
+/// Bounds of one proof: paths of one body iteration, and the exploration of one body.
+constexpr std::size_t kMaxBodyPaths = 64;
+constexpr std::uint64_t kMaxBodySteps = 100'000;
+constexpr int kBodyDepthLimit = 64;
+/// Candidates over more variables than this are not tried (the queries grow quadratically).
+constexpr std::size_t kMaxCandidates = 800;
+
+std::string conjunctKey(const Conjunct& k) {
+  return std::to_string(static_cast<int>(k.kind)) + ":" + std::to_string(static_cast<int>(k.va)) + ":" +
+         std::to_string(k.a) + ":" + std::to_string(static_cast<int>(k.vb)) + ":" + std::to_string(k.b) + ":" +
+         std::to_string(k.c ? k.c.id : 0u);
+}
+
+/// The local's source name at `pc` (LocalVariableTable), or v<slot>.
+std::string slotName(const MethodInfo* m, int slot, std::uint32_t pc) {
+  if (m && m->method && m->method->code)
+    for (const jvm::LocalVariable& lv : m->method->code->local_variables)
+      if (lv.index == slot && pc >= lv.start_pc && pc <= static_cast<std::uint32_t>(lv.start_pc) + lv.length) return lv.name;
+  return "v" + std::to_string(slot);
+}
+
+}  // namespace
+
+bool Conjunct::operator<(const Conjunct& o) const { return conjunctKey(*this) < conjunctKey(o); }
+bool Conjunct::operator==(const Conjunct& o) const { return conjunctKey(*this) == conjunctKey(o); }
+
+std::vector<LoopOutcome> loopOutcomes(const LoopSummaryHook& h) {
+  std::vector<LoopOutcome> out;
+  for (std::size_t i = 0; i < h.exits.size(); ++i) out.push_back({LoopOutcome::Kind::Exit, i, 'V', ""});
+  if (!h.returns.empty()) {
+    const char kind = h.returns.front().second;
+    for (const auto& [pc, k] : h.returns)
+      if (k != kind) return {};
+    out.push_back({LoopOutcome::Kind::Return, 0, kind, ""});
+  }
+  for (const std::string& e : h.exceptions) out.push_back({LoopOutcome::Kind::Throw, 0, 'V', e});
+  return out;
+}
+
+std::vector<std::pair<int, char>> LoopCoupler::variables(const LoopSummaryHook& h) {
+  std::map<int, char> vars;
+  for (auto [slot, kind] : h.reads) vars.emplace(slot, kind);
+  for (auto [slot, kind] : h.writes) vars.emplace(slot, kind);
+  return {vars.begin(), vars.end()};
+}
+
+const MethodInfo* LoopCoupler::method(Version v, const CoupledLoop& c) {
+  const std::string& key = c.method[v];
+  const auto colon = key.find(':');
+  const auto dot = key.rfind('.', colon);
+  if (colon == std::string::npos || dot == std::string::npos) return nullptr;
+  return program_.resolveMethod(Side(v), key.substr(0, dot), key.substr(dot + 1, colon - dot - 1), key.substr(colon + 1));
+}
+
+const CoupledLoop* LoopCoupler::at(const Frame& f) {
+  if (!resolved_) {
+    resolved_ = true;
+    for (const CoupledLoop& c : opt_.coupled_loops)
+      for (Version v : kBothVersions)
+        if (const MethodInfo* m = method(v, c)) at_[{m, c.loop[v].header_pc}] = &c;
+  }
+  if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size()) return nullptr;
+  auto it = at_.find({f.m, f.m->insns[static_cast<std::size_t>(f.ip)].pc});
+  if (it == at_.end() || f.side.isProduct()) return nullptr;
+  return it->second;
+}
+
+std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopState& entry) const {
+  struct Var {
+    Version v;
+    int slot;
+    Term e;
+  };
+  std::vector<Var> vars;
+  for (Version v : kBothVersions)
+    for (auto [slot, kind] : variables(c.loop[v])) {
+      auto it = entry[v].find(slot);
+      if (it != entry[v].end() && it->second) vars.push_back({v, slot, it->second});
+    }
+  std::vector<Conjunct> out;
+  for (const Var& x : vars)
+    if (tm_.isLit(x.e)) out.push_back({Conjunct::Kind::Constant, x.v, x.v, x.slot, 0, x.e});
+  const bool exactDifferences = tm_.arith() == terms::Arith::Math;
+  for (std::size_t i = 0; i < vars.size(); ++i)
+    for (std::size_t j = i + 1; j < vars.size(); ++j) {
+      const Var &x = vars[i], &y = vars[j];
+      const Sort s = tm_.sort(x.e);
+      if (s != tm_.sort(y.e)) continue;
+      if (out.size() >= kMaxCandidates) return out;
+      out.push_back({Conjunct::Kind::Equal, x.v, y.v, x.slot, y.slot, Term{}});
+      if (!terms::isIntegral(s) && !exactDifferences) continue;  // IEEE differences are not translations
+      Term d = tm_.sub(x.e, y.e);
+      if (tm_.isLit(d) && d != tm_.lit(s, 0))
+        out.push_back({Conjunct::Kind::Offset, x.v, y.v, x.slot, y.slot, d});
+    }
+  return out;
+}
+
+Term LoopCoupler::instantiate(const Conjunct& k, const LoopState& st) {
+  auto value = [&](Version v, int slot) {
+    auto it = st[v].find(slot);
+    if (it == st[v].end() || !it->second) throw ExecError("coupled loops: no value of local " + std::to_string(slot));
+    return it->second;
+  };
+  const Term a = value(k.va, k.a);
+  switch (k.kind) {
+    case Conjunct::Kind::Constant: return tm_.same(a, k.c);
+    case Conjunct::Kind::Equal: return tm_.same(a, value(k.vb, k.b));
+    case Conjunct::Kind::Offset: return tm_.eq(tm_.sub(a, value(k.vb, k.b)), k.c);
+  }
+  return tm_.boolLit(false);
+}
+
+std::vector<Term> LoopCoupler::all(const std::vector<Conjunct>& ks, const LoopState& st) {
+  std::vector<Term> out;
+  out.reserve(ks.size());
+  for (const Conjunct& k : ks) out.push_back(instantiate(k, st));
+  return out;
+}
+
+std::string LoopCoupler::exploreBody(const CoupledLoop& c, Version v, Bodies& b) {
+  const MethodInfo* m = method(v, c);
+  if (!m) return "the " + std::string(versionName(v)) + " method is not found";
+  const LoopSummaryHook& h = c.loop[v];
+  std::vector<Term> locals(m->max_locals);
+  for (auto [slot, kind] : variables(h)) {
+    if (static_cast<std::size_t>(slot) >= locals.size()) locals.resize(static_cast<std::size_t>(slot) + 2);
+    Term x = tm_.var("$loop" + std::to_string(c.pair) + "_" + std::string(versionName(v)) + "_" + std::to_string(slot),
+                     sortOfDescriptor(kind));
+    locals[static_cast<std::size_t>(slot)] = x;
+    b.header[v][slot] = x;
+  }
+  ExecOptions bo;
+  bo.depth_limit = kBodyDepthLimit;
+  bo.deadline = opt_.deadline;
+  bo.solver_timeout_ms = opt_.solver_timeout_ms;
+  bo.max_array_length = opt_.max_array_length;
+  bo.max_steps_per_path = kMaxBodySteps;
+  bo.main_class = opt_.main_class;
+  bo.stop_at_pcs = h.exits;
+  bo.stop_at_pcs.push_back(h.header_pc);
+  std::vector<BodyPath>& paths = b.paths[v];
+  auto sink = [&](const RawPartition& raw, solver::Solver&) {
+    BodyPath p;
+    p.pc = raw.pc;
+    if (raw.depth_limited) {
+      p.cut = true;
+    } else if (raw.stopped_at) {
+      p.back = *raw.stopped_at == h.header_pc;
+      if (!p.back) p.outcome.exit = static_cast<std::size_t>(std::find(h.exits.begin(), h.exits.end(), *raw.stopped_at) - h.exits.begin());
+      for (auto [slot, kind] : variables(h))
+        p.post[slot] = static_cast<std::size_t>(slot) < raw.stopped_locals.size() ? raw.stopped_locals[static_cast<std::size_t>(slot)] : Term{};
+    } else if (raw.entry.kind == ExecEffect::Kind::Return || raw.entry.kind == ExecEffect::Kind::Void) {
+      p.outcome.kind = LoopOutcome::Kind::Return;
+      p.outcome.ret_kind = h.returns.empty() ? 'V' : h.returns.front().second;
+      p.ret = raw.entry.value;
+    } else if (raw.entry.kind == ExecEffect::Kind::Throw) {
+      p.outcome.kind = LoopOutcome::Kind::Throw;
+      p.outcome.exception = raw.entry.exception;
+    } else {
+      p.cut = true;
+    }
+    paths.push_back(std::move(p));
+  };
+  try {
+    Executor ex(program_, tm_, *opt_.proof_solver, bo);
+    ExecStats st = ex.exploreFrom(*m, h.header_pc, locals, {}, sink);
+    if (st.timed_out) return "the time ran out exploring the " + std::string(versionName(v)) + " loop's body";
+  } catch (const std::exception& e) {
+    return std::string("its body cannot be explored: ") + e.what();
+  }
+  if (paths.size() > kMaxBodyPaths) return "a body iteration has more than " + std::to_string(kMaxBodyPaths) + " paths";
+  for (const BodyPath& p : paths)
+    for (const auto& [slot, t] : p.post)
+      if (!t) return "a loop variable has no value where the body ends";
+  return "";
+}
+
+const LoopCoupler::Bodies& LoopCoupler::bodies(const CoupledLoop& c) {
+  auto it = bodies_.find(c.pair);
+  if (it != bodies_.end()) return it->second;
+  Bodies b;
+  for (Version v : kBothVersions)
+    if (b.failure.empty()) b.failure = exploreBody(c, v, b);
+  return bodies_.emplace(c.pair, std::move(b)).first->second;
+}
+
+solver::Status LoopCoupler::query(const std::vector<Term>& facts, const std::vector<Term>& probe, std::vector<bool>* holds) {
+  solver::Solver& z = *opt_.proof_solver;
+  unsigned budget = opt_.solver_timeout_ms;
+  if (opt_.deadline != Clock::time_point::max()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opt_.deadline - Clock::now()).count();
+    if (left <= 0) return solver::Status::Unknown;
+    if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
+  }
+  z.push();
+  for (Term f : facts) z.add(f);
+  z.setTimeoutMs(budget);
+  solver::Status st = solver::Status::Unknown;
+  try {
+    st = z.check().status;
+    if (st == solver::Status::Sat && holds) {
+      holds->assign(probe.size(), false);
+      for (std::size_t i = 0; i < probe.size(); ++i) {
+        std::optional<Term> v = z.eval(probe[i]);
+        std::optional<bool> b = v ? tm_.asBool(*v) : std::nullopt;
+        (*holds)[i] = b && *b;
+      }
+    }
+  } catch (const std::exception&) {
+    st = solver::Status::Unknown;
+  }
+  z.pop();
+  return st;
+}
+
+bool LoopCoupler::houdini(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>* assumed,
+                          const std::function<bool(const BodyPath&, const BodyPath&)>& select) {
+  for (std::size_t round = 0; round <= ks.size() + 1; ++round) {
+    bool dropped = false;
+    for (const BodyPath& p : b.paths[Version::kOld]) {
+      for (const BodyPath& q : b.paths[Version::kNew]) {
+        if (!select(p, q)) continue;
+        std::vector<Term> facts = all(assumed ? *assumed : ks, b.header);
+        facts.insert(facts.end(), p.pc.begin(), p.pc.end());
+        facts.insert(facts.end(), q.pc.begin(), q.pc.end());
+        LoopState post;
+        post[Version::kOld] = p.post;
+        post[Version::kNew] = q.post;
+        const std::vector<Term> goal = all(ks, post);
+        Term conj = tm_.boolLit(true);
+        for (Term g : goal) conj = tm_.land(conj, g);
+        if (auto t = tm_.asBool(conj); t && *t) continue;
+        facts.push_back(tm_.lnot(conj));
+        std::vector<bool> holds;
+        const solver::Status st = query(facts, goal, &holds);
+        if (st == solver::Status::Unsat) continue;
+        if (st != solver::Status::Sat) return false;
+        std::vector<Conjunct> kept;
+        for (std::size_t i = 0; i < ks.size(); ++i)
+          if (holds[i]) kept.push_back(ks[i]);
+        if (kept.size() == ks.size()) return false;  // a model falsifies the conjunction but no conjunct
+        ks = std::move(kept);
+        dropped = true;
+        break;
+      }
+      if (dropped) break;
+    }
+    if (!dropped) return true;
+  }
+  return false;
+}
+
+bool LoopCoupler::outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks) {
+  for (const BodyPath& p : b.paths[Version::kOld])
+    for (const BodyPath& q : b.paths[Version::kNew]) {
+      std::vector<Term> facts = all(ks, b.header);
+      facts.insert(facts.end(), p.pc.begin(), p.pc.end());
+      facts.insert(facts.end(), q.pc.begin(), q.pc.end());
+      const bool together = !p.cut && !q.cut && p.back == q.back && (p.back || p.outcome == q.outcome);
+      if (!together) {
+        if (query(facts, {}, nullptr) != solver::Status::Unsat) return false;
+        continue;
+      }
+      if (!p.back && p.outcome.kind == LoopOutcome::Kind::Return && p.ret && q.ret) {
+        facts.push_back(tm_.lnot(tm_.same(p.ret, q.ret)));
+        if (query(facts, {}, nullptr) != solver::Status::Unsat) return false;
+      }
+    }
+  return true;
+}
+
+std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const std::vector<Conjunct>& initial) {
+  std::vector<Conjunct> key = initial;
+  std::sort(key.begin(), key.end());
+  auto cached = proofs_.find({c.pair, key});
+  if (cached != proofs_.end()) return cached->second;
+  std::optional<Proof> proof;
+  const std::string where = "loop pair " + std::to_string(c.pair) + " (old pc " + std::to_string(c.loop[Version::kOld].header_pc) +
+                            ", new pc " + std::to_string(c.loop[Version::kNew].header_pc) + ")";
+  const Bodies& b = bodies(c);
+  std::vector<Conjunct> inductive = initial;
+  if (!b.failure.empty()) {
+    note(where + ": not coupled: " + b.failure);
+  } else if (!houdini(b, inductive, nullptr, [](const BodyPath& p, const BodyPath& q) { return p.back && q.back; })) {
+    note(where + ": not coupled: no inductive invariant found among the entry relations");
+  } else if (!outcomesCorrespond(b, inductive)) {
+    note(where + ": not coupled: the loops do not run in lock step under " +
+         (inductive.empty() ? std::string("any relation found") : describe(c, inductive)));
+  } else {
+    std::vector<Conjunct> atExit = inductive;
+    auto sameExit = [](const BodyPath& p, const BodyPath& q) {
+      return !p.back && !q.back && !p.cut && !q.cut && p.outcome.kind == LoopOutcome::Kind::Exit && p.outcome == q.outcome;
+    };
+    if (!houdini(b, atExit, &inductive, sameExit)) atExit.clear();
+    note(where + ": invariant " + describe(c, inductive) + "; at the exits " + describe(c, atExit));
+    proof = Proof{inductive, atExit};
+  }
+  proofs_.emplace(std::make_pair(c.pair, key), proof);
+  return proof;
+}
+
+std::string LoopCoupler::describe(const CoupledLoop& c, const std::vector<Conjunct>& ks) const {
+  if (ks.empty()) return "(nothing)";
+  auto* self = const_cast<LoopCoupler*>(this);
+  auto name = [&](Version v, int slot) {
+    return slotName(self->method(v, c), slot, c.loop[v].header_pc) + "(" + std::string(versionName(v)) + ")";
+  };
+  std::string out;
+  for (const Conjunct& k : ks) {
+    out += out.empty() ? "" : ", ";
+    switch (k.kind) {
+      case Conjunct::Kind::Constant: out += name(k.va, k.a) + " == " + tm_.toString(k.c); break;
+      case Conjunct::Kind::Equal: out += name(k.va, k.a) + " == " + name(k.vb, k.b); break;
+      case Conjunct::Kind::Offset: out += name(k.va, k.a) + " - " + name(k.vb, k.b) + " == " + tm_.toString(k.c); break;
+    }
+  }
+  return out;
+}
+
+}  // namespace pasda::symexec

@@ -1,0 +1,115 @@
+// Internal to symexec: coupled loops (ExecOptions::coupled_loops, issue 13). A loop of the old
+// version and one of the new are summarised by functions of their variables, and related by a
+// coupling invariant proved inductive over one iteration of both bodies (docs/depth-limit.md,
+// "Coupled loops").
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "state.hpp"
+
+namespace pasda::symexec {
+
+/// How a summarised loop ends: at one of its exits, by a return inside it, or by an exception.
+struct LoopOutcome {
+  enum class Kind : std::uint8_t { Exit, Return, Throw };
+  Kind kind = Kind::Exit;
+  std::size_t exit = 0;    // Exit: index into LoopSummaryHook::exits
+  char ret_kind = 'V';     // Return: the kind of the value ('V' for none)
+  std::string exception;   // Throw: internal class name
+  bool operator==(const LoopOutcome&) const = default;
+};
+
+/// A loop's outcomes in a fixed order: its exits, one return (if it has return instructions;
+/// they return the same kind), then its exceptions. Empty when its returns differ in kind.
+std::vector<LoopOutcome> loopOutcomes(const LoopSummaryHook& h);
+
+/// One conjunct of a coupling invariant over the variables (local slots) of two coupled loops:
+/// a == b, a - b == c, or a == c.
+struct Conjunct {
+  enum class Kind : std::uint8_t { Equal, Offset, Constant };
+  Kind kind = Kind::Equal;
+  Version va = Version::kOld, vb = Version::kNew;
+  int a = 0, b = 0;  // slots (b unused for Constant)
+  Term c;            // Offset: a - b == c; Constant: a == c
+  bool operator<(const Conjunct& o) const;
+  bool operator==(const Conjunct& o) const;
+};
+
+/// Values of the loop variables of each version: slot -> value.
+using LoopState = PerVersion<std::map<int, Term>>;
+
+class LoopCoupler {
+ public:
+  LoopCoupler(const Program& program, terms::TermManager& tm, const ExecOptions& opt)
+      : program_(program), tm_(tm), opt_(opt) {}
+
+  /// The pair whose loop of the top frame's version has its header at the frame's current
+  /// instruction in the compared method (null: none).
+  const CoupledLoop* at(const Frame& f);
+  /// The loop variables of `v`'s loop: the locals it reads or writes, with their kinds.
+  static std::vector<std::pair<int, char>> variables(const LoopSummaryHook& h);
+  /// Candidate conjuncts over the two loops' variables given their entry values: equalities of
+  /// variables of one sort, offsets between integral ones whose entry difference folds to a
+  /// literal, and variables whose entry value is a literal.
+  std::vector<Conjunct> candidates(const CoupledLoop& c, const LoopState& entry) const;
+  Term instantiate(const Conjunct& k, const LoopState& st);
+
+  struct Proof {
+    std::vector<Conjunct> inductive;  // holds at every pair of header visits
+    std::vector<Conjunct> at_exit;    // holds at the exits (corresponding exits are taken together)
+  };
+  /// The largest subset of `initial` (which holds at the entries) that is inductive for the
+  /// two loop bodies, under which they take corresponding outcomes together and returns inside
+  /// them return equal values; nullopt when there is none (or the solver cannot tell).
+  std::optional<Proof> prove(const CoupledLoop& c, const std::vector<Conjunct>& initial);
+  /// "c(new) == c(old) + 1, i(new) == i(old)" with the locals' source names.
+  std::string describe(const CoupledLoop& c, const std::vector<Conjunct>& ks) const;
+
+  const std::set<std::string>& notes() const { return notes_; }
+  void note(const std::string& n) { notes_.insert(n); }
+  const MethodInfo* method(Version v, const CoupledLoop& c);
+
+ private:
+  /// One path of one iteration of a loop body from a symbolic header state.
+  struct BodyPath {
+    std::vector<Term> pc;
+    bool back = false;  // reached the header again
+    bool cut = false;   // ended for a bound of the exploration
+    LoopOutcome outcome;
+    Term ret;
+    std::map<int, Term> post;  // loop variables where it ended (back or exit)
+  };
+  struct Bodies {
+    LoopState header;  // the symbolic header state
+    PerVersion<std::vector<BodyPath>> paths;
+    std::string failure;  // "" when both bodies were explored completely
+  };
+  const Bodies& bodies(const CoupledLoop& c);
+  std::string exploreBody(const CoupledLoop& c, Version v, Bodies& b);
+  /// Satisfiability of `facts` on the proof solver; after Sat, `probe`'s values in the model
+  /// (true only for those that evaluate to true).
+  solver::Status query(const std::vector<Term>& facts, const std::vector<Term>& probe, std::vector<bool>* holds);
+  /// Drop from `ks` what fails at the ends of the path pairs `select` accepts, until none fails.
+  /// `assumed` at the header (null: `ks` itself, the inductive case).
+  bool houdini(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>* assumed,
+               const std::function<bool(const BodyPath&, const BodyPath&)>& select);
+  bool outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks);
+  std::vector<Term> all(const std::vector<Conjunct>& ks, const LoopState& st);
+
+  const Program& program_;
+  terms::TermManager& tm_;
+  const ExecOptions& opt_;
+  std::map<std::pair<const MethodInfo*, std::uint32_t>, const CoupledLoop*> at_;
+  bool resolved_ = false;
+  std::map<int, Bodies> bodies_;
+  std::map<std::pair<int, std::vector<Conjunct>>, std::optional<Proof>> proofs_;
+  std::set<std::string> notes_;
+};
+
+}  // namespace pasda::symexec

@@ -156,10 +156,10 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
     const std::string fn = AbstractionId::ofRegion(r.id).name();
     std::vector<std::string> symbols;
     for (const diff::RegionVar& v : r.outputs) symbols.push_back(index.regionSymbol(r.id, v.name));
-    for (int side : {0, 1}) {
+    for (pasda::Version side : kBothVersions) {
       symexec::RegionHook h;
-      h.side = side == 0 ? symexec::kOld : symexec::kNew;
-      h.method = (side == 0 ? p.old_name : p.new_name) + "." + r.method;
+      h.side = symexec::Side(side);
+      h.method = (side == pasda::Version::kOld ? p.old_name : p.new_name) + "." + r.method;
       h.start_pc = r.start_pc[side];
       h.exit_pc = r.exit_pc[side];
       for (const diff::RegionVar& v : r.inputs) h.inputs.emplace_back(v.slot[side], v.type);
@@ -170,10 +170,12 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
     std::string ins, outs;
     for (const auto& v : r.inputs) ins += (ins.empty() ? "" : ", ") + v.name;
     for (const auto& v : r.outputs) outs += (outs.empty() ? "" : ", ") + v.name;
-    it.uifs.push_back(fn + ": (" + outs + ") := " + fn + "(" + ins + "), old lines " + lineRange(r.lines[0]) +
-                      " pc " + std::to_string(r.start_pc[0]) + "-" + std::to_string(r.exit_pc[0]) + ", new lines " +
-                      lineRange(r.lines[1]) + " pc " + std::to_string(r.start_pc[1]) + "-" +
-                      std::to_string(r.exit_pc[1]));
+    std::string where;
+    for (pasda::Version side : kBothVersions)
+      where += std::string(where.empty() ? "" : ", ") + std::string(versionName(side)) + " lines " +
+               lineRange(r.lines[side]) + " pc " + std::to_string(r.start_pc[side]) + "-" +
+               std::to_string(r.exit_pc[side]);
+    it.uifs.push_back(fn + ": (" + outs + ") := " + fn + "(" + ins + "), " + where);
   }
 }
 

@@ -17,6 +17,9 @@ using terms::Term;
 
 namespace {
 
+constexpr pasda::Version kOld = pasda::Version::kOld;  // (analysis::Version is a loaded version)
+constexpr pasda::Version kNew = pasda::Version::kNew;
+
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct Summary {
@@ -36,14 +39,14 @@ struct SummaryRun {
   solver::SolverOptions so;
   std::unique_ptr<solver::Solver> solver;
   symexec::Program program;
-  const symexec::MethodInfo* m[2] = {nullptr, nullptr};
+  PerVersion<const symexec::MethodInfo*> m{};
   symexec::MethodInputs inputs;
   symexec::ExecOptions eo;
   AbstractionIndex names;  // the function symbols of the iteration's abstractions
   bool is_void = false;
-  Term ret_var[2], outcome[2];
+  PerVersion<Term> ret_var, outcome;
   std::map<std::string, int> exc_codes;  // exception class -> code (0 = normal return, -1 = cut)
-  Summary sum[2];
+  PerVersion<Summary> sum;
 
   SummaryRun(const Options& opt, const Prepared& prep) : o(opt), p(prep), tm(opt.arith) {}
 };
@@ -55,19 +58,19 @@ void summarySetUp(SummaryRun& r, IterationEnv& env, const diff::MatchResult* mat
   if (o.solver_timeout_ms) r.so.timeout_ms = o.solver_timeout_ms;
   r.solver = solver::makeZ3Solver(r.tm, r.so);
   loadProgram(env, r.program);
-  r.m[0] = r.program.find(symexec::kOld, p.old_name)->method(p.name, p.old_descriptor);
-  r.m[1] = r.program.find(symexec::kNew, p.new_name)->method(p.name, p.new_descriptor);
-  if (!r.m[0] || !r.m[1]) throw std::logic_error("compared method missing after preparation");
-  if (!r.m[0]->is_static || p.is_constructor)
+  r.m[kOld] = r.program.find(symexec::Side(kOld), p.old_name)->method(p.name, p.old_descriptor);
+  r.m[kNew] = r.program.find(symexec::Side(kNew), p.new_name)->method(p.name, p.new_descriptor);
+  if (!r.m[kOld] || !r.m[kNew]) throw std::logic_error("compared method missing after preparation");
+  if (!r.m[kOld]->is_static || p.is_constructor)
     throw std::runtime_error("summary-based modes (ardiff, dse) support static methods only; use pasda or prv");
-  r.inputs = symexec::makeInputs(*r.m[0], r.tm);
+  r.inputs = symexec::makeInputs(*r.m[kOld], r.tm);
   r.eo = baseExecOptions(env, r.so.timeout_ms, false);  // no JVM replay: no per-path witnesses
   applyAbstraction(env, match, abs, r.names, r.eo, it);
 }
 
 /// One finished path of version v into its summary: (pc && outcome), the outcome -1 when cut,
 /// the exception's code when it threw, 0 and the return value otherwise.
-void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<AbstractionId, int>& counts) {
+void addPath(SummaryRun& r, pasda::Version v, const symexec::RawPartition& raw, std::map<AbstractionId, int>& counts) {
   terms::TermManager& tm = r.tm;
   Summary& sum = r.sum[v];
   Term path = tm.boolLit(true);
@@ -91,18 +94,18 @@ void addPath(SummaryRun& r, int v, const symexec::RawPartition& raw, std::map<Ab
   }
   sum.uif = sum.uif || tm.containsUif(path) || tm.containsLibrary(path) || tm.containsUif(out) || tm.containsLibrary(out);
   sum.formula = tm.lor(sum.formula, tm.land(path, out));
-  const auto& lines = raw.lines[v == 0 ? symexec::kOld : symexec::kNew];
+  const auto& lines = raw.lines[symexec::Side(v)];
   sum.lines.insert(lines.begin(), lines.end());
 }
 
 /// Each version explored on its own into its summary. false: the deadline cut an exploration.
 bool buildSummaries(SummaryRun& r, UifUsage* usage) {
-  const jvm::TypeDesc& ret = r.m[0]->desc.ret;
+  const jvm::TypeDesc& ret = r.m[kOld]->desc.ret;
   r.is_void = ret.kind == 'V';
-  const char* tag[2] = {"old", "new"};
-  for (int v = 0; v < 2; ++v) {
-    if (!r.is_void) r.ret_var[v] = r.tm.var(std::string("$ret_") + tag[v], symexec::sortOf(ret));
-    r.outcome[v] = r.tm.var(std::string("$outcome_") + tag[v], terms::Sort::Int);
+  for (pasda::Version v : kBothVersions) {
+    const std::string tag(versionName(v));
+    if (!r.is_void) r.ret_var[v] = r.tm.var("$ret_" + tag, symexec::sortOf(ret));
+    r.outcome[v] = r.tm.var("$outcome_" + tag, terms::Sort::Int);
     r.sum[v].formula = r.tm.boolLit(false);
     std::map<AbstractionId, int> counts;
     symexec::Executor ex(r.program, r.tm, *r.solver, r.eo);
@@ -110,7 +113,7 @@ bool buildSummaries(SummaryRun& r, UifUsage* usage) {
                                        [&](const symexec::RawPartition& raw, solver::Solver&) { addPath(r, v, raw, counts); });
     if (usage)
       for (auto& [k, c] : counts) {
-        (v == 0 ? usage->in_old : usage->in_new)[k] += c;
+        (v == kOld ? usage->in_old : usage->in_new)[k] += c;
         usage->seen.insert(k);
         usage->in_undecided.insert(k);
       }
@@ -157,24 +160,26 @@ void querySummaries(SummaryRun& r, IterationEnv& env, Term same, classify::Summa
 /// The comparison of the two summaries: one partition holding the iteration's verdict.
 PartitionResult compareSummaries(SummaryRun& r, IterationEnv& env, classify::SummaryFacts& f, Clock::time_point t0) {
   terms::TermManager& tm = r.tm;
-  const Summary* sum = r.sum;
-  Term bothCompared = tm.land(tm.ne(r.outcome[0], tm.intLit(-1)), tm.ne(r.outcome[1], tm.intLit(-1)));
-  Term same = tm.eq(r.outcome[0], r.outcome[1]);
-  if (!r.is_void) same = tm.land(same, tm.lor(tm.ne(r.outcome[0], tm.intLit(0)), tm.same(r.ret_var[0], r.ret_var[1])));
+  const PerVersion<Summary>& sum = r.sum;
+  Term bothCompared = tm.land(tm.ne(r.outcome[kOld], tm.intLit(-1)), tm.ne(r.outcome[kNew], tm.intLit(-1)));
+  Term same = tm.eq(r.outcome[kOld], r.outcome[kNew]);
+  if (!r.is_void)
+    same = tm.land(same, tm.lor(tm.ne(r.outcome[kOld], tm.intLit(0)), tm.same(r.ret_var[kOld], r.ret_var[kNew])));
   r.solver->push();
-  r.solver->add(sum[0].formula);
-  r.solver->add(sum[1].formula);
+  for (pasda::Version v : kBothVersions) r.solver->add(sum[v].formula);
   r.solver->add(bothCompared);
-  f.summaries_empty = sum[0].paths == 0 && sum[1].paths == 0;
-  f.uif = sum[0].uif || sum[1].uif;
-  f.depth_limited = sum[0].cut > 0 || sum[1].cut > 0;
+  f.summaries_empty = sum[kOld].paths == 0 && sum[kNew].paths == 0;
+  f.uif = sum[kOld].uif || sum[kNew].uif;
+  f.depth_limited = sum[kOld].cut > 0 || sum[kNew].cut > 0;
   PartitionResult pr;
   pr.index = 1;
-  pr.path_condition = "summaries: old " + std::to_string(sum[0].paths) + " paths (" + std::to_string(sum[0].throwing) +
-                      " throwing, " + std::to_string(sum[0].cut) + " cut), new " + std::to_string(sum[1].paths) +
-                      " paths (" + std::to_string(sum[1].throwing) + " throwing, " + std::to_string(sum[1].cut) + " cut)";
-  pr.lines_old.assign(sum[0].lines.begin(), sum[0].lines.end());
-  pr.lines_new.assign(sum[1].lines.begin(), sum[1].lines.end());
+  pr.path_condition = "summaries:";
+  for (pasda::Version v : kBothVersions)
+    pr.path_condition += std::string(v == kOld ? " " : ", ") + std::string(versionName(v)) + " " +
+                         std::to_string(sum[v].paths) + " paths (" + std::to_string(sum[v].throwing) + " throwing, " +
+                         std::to_string(sum[v].cut) + " cut)";
+  pr.lines_old.assign(sum[kOld].lines.begin(), sum[kOld].lines.end());
+  pr.lines_new.assign(sum[kNew].lines.begin(), sum[kNew].lines.end());
   if (!f.summaries_empty) querySummaries(r, env, same, f, pr);
   r.solver->pop();
   pr.neq_status = f.neq;
@@ -197,11 +202,11 @@ PartitionResult compareSummaries(SummaryRun& r, IterationEnv& env, classify::Sum
 
 /// ARDiff's H1 over the two summaries with one shared return value and outcome (reference §11.6).
 void summaryH1(SummaryRun& r, IterationEnv& env, StepTimes& steps, UifUsage& usage) {
-  std::unordered_map<Term, Term, terms::TermHash> shared{{r.outcome[1], r.outcome[0]}};
-  if (!r.is_void) shared.emplace(r.ret_var[1], r.ret_var[0]);
+  std::unordered_map<Term, Term, terms::TermHash> shared{{r.outcome[kNew], r.outcome[kOld]}};
+  if (!r.is_void) shared.emplace(r.ret_var[kNew], r.ret_var[kOld]);
   auto tr = Clock::now();
-  usage.h1 = equivalenceEnablingAbstractions(r.tm, *r.solver, r.names, r.sum[0].formula, r.tm.substitute(r.sum[1].formula, shared),
-                                             h1QueryMs(r.o), h1Deadline(env));
+  usage.h1 = equivalenceEnablingAbstractions(r.tm, *r.solver, r.names, r.sum[kOld].formula,
+                                             r.tm.substitute(r.sum[kNew].formula, shared), h1QueryMs(r.o), h1Deadline(env));
   steps.refinement += since(tr);
 }
 
@@ -219,7 +224,7 @@ class SummaryIteration final : public IterationKind {
   void explore(IterationResult& it, StepTimes& steps) override {
     const auto t0 = Clock::now();
     it.timed_out = !buildSummaries(r_, plan_.usage);
-    it.depth_cuts = r_.sum[0].depth_cuts + r_.sum[1].depth_cuts;
+    it.depth_cuts = r_.sum[kOld].depth_cuts + r_.sum[kNew].depth_cuts;
     steps.symbolic_execution += since(t0);
     if (it.timed_out) return;
     auto tc = Clock::now();

@@ -6,7 +6,7 @@
 
 namespace pasda::diff::detail {
 
-std::vector<Unit> splitUnits(const MethodFacts& f, const Normaliser& norm, int version) {
+std::vector<Unit> splitUnits(const MethodFacts& f, const Normaliser& norm, Version version) {
   std::vector<Unit> units;
   for (int i = 0; i < f.size(); ++i) {
     const int d = f.depth[static_cast<std::size_t>(i)];
@@ -43,10 +43,10 @@ std::string unitNames(const MethodFacts& f, const Unit& u) {
 
 Alignment align(const MethodFacts& oldF, const MethodFacts& newF, const Normaliser& norm) {
   Alignment al;
-  al.units[0] = splitUnits(oldF, norm, 0);
-  al.units[1] = splitUnits(newF, norm, 1);
-  const auto& U = al.units[0];
-  const auto& V = al.units[1];
+  al.units[Version::kOld] = splitUnits(oldF, norm, Version::kOld);
+  al.units[Version::kNew] = splitUnits(newF, norm, Version::kNew);
+  const auto& U = al.units[Version::kOld];
+  const auto& V = al.units[Version::kNew];
   const std::size_t n = U.size(), m = V.size();
   if (n * m > 40'000'000) throw std::length_error("methods too large to align");
 
@@ -123,9 +123,8 @@ Alignment align(const MethodFacts& oldF, const MethodFacts& newF, const Normalis
       if (a.slot < 0) continue;
       auto it = al.slot_map.find(a.slot);
       if (it == al.slot_map.end() || it->second != b.slot) {
-        al.notes.push_back("old pc " + std::to_string(oldF.at(u.first).pc) + " (line " +
-                           std::to_string(oldF.line[static_cast<std::size_t>(u.first)]) +
-                           "): same code but its locals do not correspond to the other version's");
+        al.notes.push_back(where(oldF, Version::kOld, u.first) +
+                           ": same code but its locals do not correspond to the other version's");
         al.unit_match[i] = -1;
         break;
       }

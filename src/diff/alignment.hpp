@@ -18,14 +18,14 @@ struct Unit {
 };
 
 struct Alignment {
-  std::vector<Unit> units[2];
+  PerVersion<std::vector<Unit>> units;
   std::vector<int> unit_match;             // old unit -> new unit, -1 if changed
   std::vector<int> insn_match;             // old insn -> new insn, -1 if changed
   std::map<int, int> slot_map, slot_inv;   // old slot <-> new slot (a bijection)
   std::vector<std::string> notes;
 };
 
-std::vector<Unit> splitUnits(const MethodFacts& f, const Normaliser& norm, int version);
+std::vector<Unit> splitUnits(const MethodFacts& f, const Normaliser& norm, Version version);
 
 /// Align the two versions. Throws std::length_error if the methods are too large to align.
 Alignment align(const MethodFacts& oldF, const MethodFacts& newF, const Normaliser& norm);

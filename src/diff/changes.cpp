@@ -36,49 +36,53 @@ std::string render(const MethodFacts& f, const std::vector<int>& insns) {
 /// The unaligned reachable instructions of one gap, per version, and the aligned new-version
 /// instructions right before and after it (-1: none).
 struct Gap {
-  std::vector<int> insns[2];
+  PerVersion<std::vector<int>> insns;
   int new_before = -1, new_after = -1;
 };
 
 std::vector<Gap> gapsOf(const detail::Alignment& al) {
   std::vector<Gap> gaps(1);
   std::size_t j = 0;  // next new unit
-  auto addUnit = [&](int v, const detail::Unit& u) {
+  const auto& oldUnits = al.units[Version::kOld];
+  const auto& newUnits = al.units[Version::kNew];
+  auto addUnit = [&](Version v, const detail::Unit& u) {
     if (!u.reachable) return;
     for (int i = u.first; i < u.end; ++i) gaps.back().insns[v].push_back(i);
   };
-  for (std::size_t i = 0; i < al.units[0].size(); ++i) {
+  for (std::size_t i = 0; i < oldUnits.size(); ++i) {
     int m = al.unit_match[i];
     if (m < 0) {
-      addUnit(0, al.units[0][i]);
+      addUnit(Version::kOld, oldUnits[i]);
       continue;
     }
-    for (; j < static_cast<std::size_t>(m); ++j) addUnit(1, al.units[1][j]);
+    for (; j < static_cast<std::size_t>(m); ++j) addUnit(Version::kNew, newUnits[j]);
     j = static_cast<std::size_t>(m) + 1;
-    const detail::Unit& matched = al.units[1][static_cast<std::size_t>(m)];
+    const detail::Unit& matched = newUnits[static_cast<std::size_t>(m)];
     gaps.back().new_after = matched.first;
     gaps.emplace_back();
     gaps.back().new_before = matched.end - 1;
   }
-  for (; j < al.units[1].size(); ++j) addUnit(1, al.units[1][j]);
+  for (; j < newUnits.size(); ++j) addUnit(Version::kNew, newUnits[j]);
   gaps.erase(std::remove_if(gaps.begin(), gaps.end(),
-                            [](const Gap& g) { return g.insns[0].empty() && g.insns[1].empty(); }),
+                            [](const Gap& g) {
+                              return g.insns[Version::kOld].empty() && g.insns[Version::kNew].empty();
+                            }),
              gaps.end());
   return gaps;
 }
 
-void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, const std::string& method,
+void linesOfMethod(const PerVersion<MethodFacts>& f, const detail::Normaliser& norm, const std::string& method,
                    std::vector<ChangedLine>& out) {
-  if (!f[0].depth_ok || !f[1].depth_ok) return;
+  if (!f[Version::kOld].depth_ok || !f[Version::kNew].depth_ok) return;
   detail::Alignment al;
   try {
-    al = detail::align(f[0], f[1], norm);
+    al = detail::align(f[Version::kOld], f[Version::kNew], norm);
   } catch (const std::length_error&) {
     return;
   }
   for (const Gap& g : gapsOf(al)) {
-    const bool both = !g.insns[0].empty() && !g.insns[1].empty();
-    const int side = g.insns[1].empty() ? 0 : 1;
+    const bool both = !g.insns[Version::kOld].empty() && !g.insns[Version::kNew].empty();
+    const Version side = g.insns[Version::kNew].empty() ? Version::kOld : Version::kNew;
     std::map<int, std::vector<int>> byLine;  // line -> insns, in line order
     std::vector<int> order;
     for (int i : g.insns[side]) {
@@ -88,25 +92,27 @@ void linesOfMethod(const MethodFacts (&f)[2], const detail::Normaliser& norm, co
     }
     std::vector<int> other;
     if (both)
-      for (int i : g.insns[0]) {
-        int line = f[0].line[static_cast<std::size_t>(i)];
+      for (int i : g.insns[Version::kOld]) {
+        int line = f[Version::kOld].line[static_cast<std::size_t>(i)];
         if (std::find(other.begin(), other.end(), line) == other.end()) other.push_back(line);
       }
     for (int line : order) {
       ChangedLine c;
-      c.kind = both ? ChangedLine::Kind::Changed : (side == 1 ? ChangedLine::Kind::Inserted : ChangedLine::Kind::Deleted);
+      c.kind = both                    ? ChangedLine::Kind::Changed
+               : side == Version::kNew ? ChangedLine::Kind::Inserted
+                                       : ChangedLine::Kind::Deleted;
       c.method = method;
-      c.side = side == 1 ? Version::kNew : Version::kOld;
+      c.side = side;
       c.line = line;
       for (int i : byLine[line]) c.pcs.push_back(f[side].at(i).pc);
       c.code = render(f[side], byLine[line]);
       if (both) {
         c.other_lines = other;
-        c.other_code = render(f[0], g.insns[0]);
+        c.other_code = render(f[Version::kOld], g.insns[Version::kOld]);
       }
-      if (side == 0)
+      if (side == Version::kOld)
         for (int n : {g.new_before, g.new_after})
-          if (n >= 0) c.near_lines.push_back(f[1].line[static_cast<std::size_t>(n)]);
+          if (n >= 0) c.near_lines.push_back(f[Version::kNew].line[static_cast<std::size_t>(n)]);
       out.push_back(std::move(c));
     }
   }
@@ -133,7 +139,7 @@ std::vector<ChangedLine> changedLines(const jvm::ClassFile& oldCls, const jvm::C
     const jvm::Method* mo = methodOf(oldCls, k);
     const jvm::Method* mn = methodOf(newCls, k);
     if (!mo || !mn) continue;
-    MethodFacts f[2] = {detail::analyseMethod(oldCls, *mo), detail::analyseMethod(newCls, *mn)};
+    const PerVersion<MethodFacts> f{{detail::analyseMethod(oldCls, *mo), detail::analyseMethod(newCls, *mn)}};
     linesOfMethod(f, norm, k, out);
   }
   return out;

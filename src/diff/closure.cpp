@@ -41,7 +41,7 @@ void ClosureOracle::Impl::expandNode(int id) {
       if (!index_error.empty()) return markBad(id, index_error);
       const std::string set = nodes[static_cast<std::size_t>(id)].name;
       if (set == "any") {
-        for (int v = 0; v < 2; ++v)
+        for (Version v : kBothVersions)
           for (const auto& [cls, md] : callbacks[v]) {
             auto colon = md.find(':');
             edge(id, node(NodeKind::Method, cls, md.substr(0, colon), md.substr(colon + 1)));
@@ -52,7 +52,7 @@ void ClosureOracle::Impl::expandNode(int id) {
         if (set != detail::callBackName(bit)) continue;
         for (const std::string& md : detail::callBackMethods(bit)) {
           const auto colon = md.find(':');
-          for (int v = 0; v < 2; ++v) {
+          for (Version v : kBothVersions) {
             auto it = decls[v].find(md);
             if (it == decls[v].end()) continue;
             for (const auto& cls : it->second) edge(id, node(NodeKind::Method, cls, md.substr(0, colon), md.substr(colon + 1)));
@@ -64,7 +64,7 @@ void ClosureOracle::Impl::expandNode(int id) {
     case NodeKind::EnumValues:
       buildIndex();
       if (!index_error.empty()) return markBad(id, index_error);
-      for (int v = 0; v < 2; ++v)
+      for (Version v : kBothVersions)
         for (const auto& e : enums[v]) {
           edge(id, node(NodeKind::Class, e));
           edge(id, node(NodeKind::Method, e, "values", key("()[L" + actual(e, v) + ";", v)));
@@ -77,42 +77,44 @@ void ClosureOracle::Impl::expandMethod(int id) {
   const std::string cls = nodes[static_cast<std::size_t>(id)].cls;
   const std::string name = nodes[static_cast<std::size_t>(id)].name;
   const std::string desc = nodes[static_cast<std::size_t>(id)].desc;
-  const jvm::Method* m[2] = {nullptr, nullptr};
-  const jvm::ClassFile* cf[2] = {nullptr, nullptr};
-  for (int v = 0; v < 2; ++v) {
+  PerVersion<const jvm::Method*> m{};
+  PerVersion<const jvm::ClassFile*> cf{};
+  for (Version v : kBothVersions) {
     const ClassSide& s = side(v, cls);
     if (!s.error.empty()) return markBad(id, "class " + actual(cls, v) + " cannot be read: " + s.error);
     cf[v] = s.cf;
     if (cf[v]) m[v] = cf[v]->findMethod(name, actual(desc, v));
   }
+  const jvm::Method* mo = m[Version::kOld];
+  const jvm::Method* mn = m[Version::kNew];
   Node& n = nodes[static_cast<std::size_t>(id)];
-  if (!m[0] || !m[1]) {
+  if (!mo || !mn) {
     n.missing = true;
-    return markBad(id, m[0] ? "not declared in the new version" : "not declared in the old version");
+    return markBad(id, "not declared in the " + std::string(versionName(mo ? Version::kNew : Version::kOld)) + " version");
   }
-  if ((m[0]->access_flags ^ m[1]->access_flags) & kMethodFlags) {
+  if ((mo->access_flags ^ mn->access_flags) & kMethodFlags) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "its modifiers differ");
   }
   edge(id, node(NodeKind::Class, cls));
-  if (!m[0]->code && !m[1]->code) return;  // abstract or native in both
-  if (!m[0]->code || !m[1]->code) {
+  if (!mo->code && !mn->code) return;  // abstract or native in both
+  if (!mo->code || !mn->code) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "it has code in one version only");
   }
-  DecodedMethod d[2];
+  PerVersion<DecodedMethod> d;
   try {
-    for (int v = 0; v < 2; ++v) d[v] = detail::decodeMethod(*cf[v], *m[v]);
+    for (Version v : kBothVersions) d[v] = detail::decodeMethod(*cf[v], *m[v]);
   } catch (const jvm::FormatError& e) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "its code cannot be decoded: " + e.reason());
   }
-  std::string diff = detail::codeDifference(d[0], d[1], norm);
+  std::string diff = detail::codeDifference(d[Version::kOld], d[Version::kNew], norm);
   if (!diff.empty()) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "its code differs (" + diff + ")");
   }
-  for (int v = 0; v < 2; ++v) {
+  for (Version v : kBothVersions) {
     for (const Instruction& insn : d[v].insns) addInsnEdges(id, v, d[v], insn);
     for (const auto& h : m[v]->code->handlers)
       if (h.catch_type) typeEdge(id, v, cf[v]->pool.className(h.catch_type));
@@ -123,10 +125,10 @@ void ClosureOracle::Impl::expandField(int id) {
   const std::string owner = nodes[static_cast<std::size_t>(id)].cls;
   const std::string name = nodes[static_cast<std::size_t>(id)].name;
   const std::string desc = nodes[static_cast<std::size_t>(id)].desc;
-  std::string found[2];
-  std::uint16_t flags[2] = {0, 0};
-  std::string constant[2];  // a compile-time constant is set before the class initialiser runs
-  for (int v = 0; v < 2; ++v) {
+  PerVersion<std::string> found;
+  PerVersion<std::uint16_t> flags;
+  PerVersion<std::string> constant;  // a compile-time constant is set before the class initialiser runs
+  for (Version v : kBothVersions) {
     // JVMS 5.4.3.2: the class, its superinterfaces, then its superclass; the JDK ends the search.
     std::vector<std::string> work{owner};
     std::set<std::string> seen;
@@ -149,36 +151,43 @@ void ClosureOracle::Impl::expandField(int id) {
       work.insert(work.begin(), next.begin(), next.end());
     }
   }
-  if (found[0] != found[1])
-    return markBad(id, "it resolves to " + (found[0].empty() ? std::string("the JDK") : found[0]) + " in the old version and " +
-                           (found[1].empty() ? std::string("the JDK") : found[1]) + " in the new");
-  if (found[0].empty()) return;
-  if ((flags[0] ^ flags[1]) & (jvm::acc::Static | jvm::acc::Final | jvm::acc::Volatile))
+  if (found[Version::kOld] != found[Version::kNew]) {
+    auto resolvedIn = [&](Version v) {
+      return (found[v].empty() ? std::string("the JDK") : found[v]) + " in the " + std::string(versionName(v));
+    };
+    return markBad(id, "it resolves to " + resolvedIn(Version::kOld) + " version and " + resolvedIn(Version::kNew));
+  }
+  if (found[Version::kOld].empty()) return;
+  if ((flags[Version::kOld] ^ flags[Version::kNew]) & (jvm::acc::Static | jvm::acc::Final | jvm::acc::Volatile))
     return markBad(id, "its modifiers differ");
-  if (constant[0] != constant[1]) return markBad(id, "its constant value differs");
-  edge(id, node(NodeKind::Class, found[0]));
+  if (constant[Version::kOld] != constant[Version::kNew]) return markBad(id, "its constant value differs");
+  edge(id, node(NodeKind::Class, found[Version::kOld]));
 }
 
 void ClosureOracle::Impl::expandClass(int id) {
   const std::string k = nodes[static_cast<std::size_t>(id)].cls;
-  const jvm::ClassFile* cf[2];
-  for (int v = 0; v < 2; ++v) {
+  PerVersion<const jvm::ClassFile*> cf{};
+  for (Version v : kBothVersions) {
     const ClassSide& s = side(v, k);
     if (!s.error.empty()) return markBad(id, "it cannot be read: " + s.error);
     cf[v] = s.cf;
   }
-  if (!cf[0] && !cf[1]) return;
-  if (!cf[0] || !cf[1]) return markBad(id, cf[0] ? "it is absent from the new version" : "it is absent from the old version");
-  if ((cf[0]->access_flags ^ cf[1]->access_flags) & kClassFlags) return markBad(id, "its modifiers differ");
-  if (superOf(0, k) != superOf(1, k) || interfacesOf(0, k) != interfacesOf(1, k))
+  const jvm::ClassFile* co = cf[Version::kOld];
+  const jvm::ClassFile* cn = cf[Version::kNew];
+  if (!co && !cn) return;
+  if (!co || !cn)
+    return markBad(id, "it is absent from the " + std::string(versionName(co ? Version::kNew : Version::kOld)) + " version");
+  if ((co->access_flags ^ cn->access_flags) & kClassFlags) return markBad(id, "its modifiers differ");
+  if (superOf(Version::kOld, k) != superOf(Version::kNew, k) ||
+      interfacesOf(Version::kOld, k) != interfacesOf(Version::kNew, k))
     return markBad(id, "its superclass or interfaces differ");
-  if (cf[0]->findMethod("<clinit>", "()V") || cf[1]->findMethod("<clinit>", "()V"))
+  if (co->findMethod("<clinit>", "()V") || cn->findMethod("<clinit>", "()V"))
     edge(id, node(NodeKind::Method, k, "<clinit>", "()V"));
-  for (int v = 0; v < 2; ++v) {
+  for (Version v : kBothVersions) {
     std::vector<std::string> supers = interfacesOf(v, k);
     supers.push_back(superOf(v, k));
     for (const auto& s : supers)
-      if (!s.empty() && (inPath(0, s) || inPath(1, s))) edge(id, node(NodeKind::Class, s));
+      if (!s.empty() && (inPath(Version::kOld, s) || inPath(Version::kNew, s))) edge(id, node(NodeKind::Class, s));
   }
 }
 
@@ -271,8 +280,8 @@ ClosureOracle::~ClosureOracle() = default;
 
 MethodClosure ClosureOracle::method(const std::string& cls, const std::string& name, const std::string& descriptor) {
   Impl& I = *impl_;
-  const std::string k = I.key(cls, 0);
-  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, 0));
+  const std::string k = I.key(cls, Version::kOld);
+  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, Version::kOld));
   I.expand(id);
   const Node& n = I.nodes[static_cast<std::size_t>(id)];
   MethodClosure out;
@@ -293,7 +302,7 @@ MethodClosure ClosureOracle::method(const std::string& cls, const std::string& n
 
 bool ClosureOracle::sameCode(const std::string& cls, const std::string& name, const std::string& descriptor) {
   Impl& I = *impl_;
-  const int id = I.node(NodeKind::Method, I.key(cls, 0), name, I.key(descriptor, 0));
+  const int id = I.node(NodeKind::Method, I.key(cls, Version::kOld), name, I.key(descriptor, Version::kOld));
   I.expand(id);
   const Node& n = I.nodes[static_cast<std::size_t>(id)];
   return !n.missing && !n.code_differs;

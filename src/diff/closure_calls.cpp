@@ -14,7 +14,7 @@ namespace pasda::diff {
 void ClosureOracle::Impl::buildIndex() {
   if (indexed) return;
   indexed = true;
-  for (int v = 0; v < 2; ++v) {
+  for (Version v : kBothVersions) {
     std::vector<std::string> names;
     try {
       names = paths[v]->list();
@@ -78,7 +78,7 @@ void ClosureOracle::Impl::buildIndex() {
   }
 }
 
-bool ClosureOracle::Impl::mayBeSubtype(int v, const std::string& cls, const std::string& jdkType) {
+bool ClosureOracle::Impl::mayBeSubtype(Version v, const std::string& cls, const std::string& jdkType) {
   if (jdkType == "java/lang/Object") return true;
   auto it = facts[v].find(cls);
   if (it == facts[v].end()) return true;
@@ -88,7 +88,7 @@ bool ClosureOracle::Impl::mayBeSubtype(int v, const std::string& cls, const std:
 // What is known of the JDK implementation of name:desc that an object of path class `cls` runs
 // when neither it nor its path ancestors declare the method: looked up on its first JDK
 // superclass and that class's JDK supertypes.
-std::optional<detail::KnownCallBacks> ClosureOracle::Impl::knownAbove(int v, const std::string& cls,
+std::optional<detail::KnownCallBacks> ClosureOracle::Impl::knownAbove(Version v, const std::string& cls,
                                                                       const std::string& name, const std::string& desc) {
   std::string c = cls;
   for (int guard = 0; guard < 256 && side(v, c).cf; ++guard) c = superOf(v, c);
@@ -102,7 +102,7 @@ std::optional<detail::KnownCallBacks> ClosureOracle::Impl::knownAbove(int v, con
 
 // What JDK code may call back when an object of the path that may be a `jdkType` runs the
 // JDK's implementation of name:desc (it neither declares nor inherits the method from the path).
-unsigned ClosureOracle::Impl::jdkCodeOnPathObject(int v, const std::string& jdkType, const std::string& name,
+unsigned ClosureOracle::Impl::jdkCodeOnPathObject(Version v, const std::string& jdkType, const std::string& name,
                                                   const std::string& desc) {
   const std::string memo = jdkType + "|" + name + ":" + desc;
   auto it = jdk_on_this[v].find(memo);
@@ -120,19 +120,19 @@ unsigned ClosureOracle::Impl::jdkCodeOnPathObject(int v, const std::string& jdkT
 
 // ----- what one instruction reaches -----
 
-void ClosureOracle::Impl::typeEdge(int id, int v, const std::string& type) {
+void ClosureOracle::Impl::typeEdge(int id, Version v, const std::string& type) {
   std::string c = key(classOfType(type), v);
   if (!c.empty() && inPath(v, c)) edge(id, node(NodeKind::Class, c));
 }
 
-bool ClosureOracle::Impl::nonInert(int v, const std::string& type) {
+bool ClosureOracle::Impl::nonInert(Version v, const std::string& type) {
   std::string c = classOfType(type);
   if (c.empty()) return false;  // primitive array
   return inPath(v, c) || !detail::inertJdkType(actual(c, v));
 }
 
 // What JDK code entered through a call of m (not resolved to code of the path) may call back.
-unsigned ClosureOracle::Impl::externalCallBacks(int v, const std::string& owner, const jvm::MemberRef& m,
+unsigned ClosureOracle::Impl::externalCallBacks(Version v, const std::string& owner, const jvm::MemberRef& m,
                                                 const std::string& desc, bool isStatic) {
   const bool ctor = m.name == "<init>";
   // The JDK class whose code runs: the owner, or the first JDK class above it in the path.
@@ -170,7 +170,7 @@ unsigned ClosureOracle::Impl::externalCallBacks(int v, const std::string& owner,
   return bits | jdkCodeOnPathObject(v, realOwner, m.name, desc);
 }
 
-void ClosureOracle::Impl::call(int id, int v, const jvm::MemberRef& m, bool isVirtual, bool isStatic) {
+void ClosureOracle::Impl::call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic) {
   const std::string owner = key(m.owner, v);
   const std::string desc = key(m.descriptor, v);
   if (owner.empty() || owner[0] == '[') return;  // array methods (clone) call nothing
@@ -202,7 +202,7 @@ void ClosureOracle::Impl::call(int id, int v, const jvm::MemberRef& m, bool isVi
   }
   if (!r.exact) callBacks(id, externalCallBacks(v, owner, m, desc, isStatic));
 }
-void ClosureOracle::Impl::handleEdge(int id, int v, const ConstValue& handle) {
+void ClosureOracle::Impl::handleEdge(int id, Version v, const ConstValue& handle) {
   HandleRef h = parseHandle(handle.text);
   jvm::MemberRef m{h.owner, h.name, h.desc, false};
   if (startsWith(h.kind, "REF_get") || startsWith(h.kind, "REF_put")) {
@@ -215,7 +215,7 @@ void ClosureOracle::Impl::handleEdge(int id, int v, const ConstValue& handle) {
   if (h.kind == "REF_newInvokeSpecial") typeEdge(id, v, h.owner);
 }
 
-void ClosureOracle::Impl::bootstrapEdges(int id, int v, const jvm::ClassFile& cf, std::uint16_t index,
+void ClosureOracle::Impl::bootstrapEdges(int id, Version v, const jvm::ClassFile& cf, std::uint16_t index,
                                          const std::string& desc) {
   detail::Bootstrap bs;
   try {
@@ -249,7 +249,7 @@ void ClosureOracle::Impl::bootstrapEdges(int id, int v, const jvm::ClassFile& cf
   if (refs) callBacks(id, h.owner == "java/lang/invoke/StringConcatFactory" ? detail::kToString : detail::kAny);
 }
 
-void ClosureOracle::Impl::addInsnEdges(int id, int v, const DecodedMethod& dm, const Instruction& insn) {
+void ClosureOracle::Impl::addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn) {
   switch (insn.op) {
     case Opcode::invokestatic: call(id, v, insn.member, false, true); break;
     case Opcode::invokespecial: call(id, v, insn.member, false, false); break;

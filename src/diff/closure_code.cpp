@@ -41,7 +41,7 @@ std::uint16_t u2(const std::vector<std::uint8_t>& b, std::size_t& at) {
 }
 
 std::string constantKey(const jvm::ClassFile& cf, const ConstValue& c, std::uint16_t cpIndex, const Normaliser& norm,
-                        int v, int depth) {
+                        Version v, int depth) {
   switch (c.kind) {
     case ConstValue::Kind::Int: return "I " + std::to_string(c.i);
     case ConstValue::Kind::Long: return "J " + std::to_string(c.i);
@@ -84,7 +84,7 @@ Bootstrap bootstrapAt(const jvm::ClassFile& cf, std::uint16_t index) {
   }
 }
 
-std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const Normaliser& norm, int v, int depth) {
+std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const Normaliser& norm, Version v, int depth) {
   if (depth > 8) throw std::out_of_range("dynamic constants nested too deeply");
   const jvm::Attribute* attr = jvm::findAttribute(cf.pool, cf.attributes, "BootstrapMethods");
   if (attr == nullptr) throw std::out_of_range("no BootstrapMethods attribute");
@@ -110,7 +110,7 @@ std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const N
 namespace {
 
 // The canonical text of one instruction: the normaliser's, with bootstrap methods spelled out.
-std::string insnKey(const DecodedMethod& m, const Instruction& insn, const Normaliser& norm, int v) {
+std::string insnKey(const DecodedMethod& m, const Instruction& insn, const Normaliser& norm, Version v) {
   if (insn.op == Opcode::invokedynamic)
     return norm.key(insn, v) + " " + bootstrapText(*m.cls, static_cast<std::uint16_t>(insn.imm), norm, v);
   if ((insn.op == Opcode::ldc || insn.op == Opcode::ldc_w || insn.op == Opcode::ldc2_w) &&
@@ -130,8 +130,8 @@ std::string compareHandlers(const DecodedMethod& a, const DecodedMethod& b, cons
     if (a.indexAt(ha[k].start_pc) != b.indexAt(hb[k].start_pc) || a.indexAt(ha[k].end_pc) != b.indexAt(hb[k].end_pc) ||
         a.indexAt(ha[k].handler_pc) != b.indexAt(hb[k].handler_pc))
       return "different exception handler ranges";
-    std::string ca = ha[k].catch_type ? norm.canon(a.cls->pool.className(ha[k].catch_type), 0) : "";
-    std::string cb = hb[k].catch_type ? norm.canon(b.cls->pool.className(hb[k].catch_type), 1) : "";
+    std::string ca = ha[k].catch_type ? norm.canon(a.cls->pool.className(ha[k].catch_type), Version::kOld) : "";
+    std::string cb = hb[k].catch_type ? norm.canon(b.cls->pool.className(hb[k].catch_type), Version::kNew) : "";
     if (ca != cb) return "different caught exception types";
   }
   return "";
@@ -154,8 +154,8 @@ std::string codeDifference(const DecodedMethod& a, const DecodedMethod& b, const
     const Instruction& y = b.insns[i];
     std::string kx, ky;
     try {
-      kx = insnKey(a, x, norm, 0);
-      ky = insnKey(b, y, norm, 1);
+      kx = insnKey(a, x, norm, Version::kOld);
+      ky = insnKey(b, y, norm, Version::kNew);
     } catch (const std::exception& e) {
       return std::string("unreadable bootstrap method") + at(x) + ": " + e.what();
     }

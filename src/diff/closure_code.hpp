@@ -37,7 +37,8 @@ Bootstrap bootstrapAt(const jvm::ClassFile& cf, std::uint16_t index);
 
 /// Canonical text of bootstrap entry `index` of `cf` in version v (class names through `norm`),
 /// with dynamic constants among the arguments expanded (to a bounded depth).
-std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const Normaliser& norm, int v, int depth = 0);
+std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const Normaliser& norm, Version v,
+                          int depth = 0);
 
 /// What differs between two versions of a method's code ("" when nothing): the normalised
 /// instructions (bootstrap methods of invokedynamic and dynamic constants included), local

@@ -102,43 +102,43 @@ struct ClosureOracle::Impl {
     bool exact = false;                // found on the class chain: no JDK code runs instead
   };
 
-  const jvm::ClassPath* paths[2];
+  PerVersion<const jvm::ClassPath*> paths;
   detail::Normaliser norm;
   bool identified = false;
-  std::map<std::string, ClassSide> classes[2];
+  PerVersion<std::map<std::string, ClassSide>> classes;
   std::vector<Node> nodes;
   std::unordered_map<std::string, int> ids;
   int counter = 0;
   // Whole-path indexes, built on first need (dispatch, call-backs).
   bool indexed = false;
   std::string index_error;
-  std::map<std::string, std::vector<std::string>> decls[2];  // "name:desc" -> classes declaring it (instance)
-  std::map<std::string, std::vector<std::string>> subs[2];   // class -> direct subtypes in the path
-  std::vector<std::pair<std::string, std::string>> callbacks[2];  // (class, "name:desc")
-  std::vector<std::string> enums[2];
+  PerVersion<std::map<std::string, std::vector<std::string>>> decls;  // "name:desc" -> classes declaring it (instance)
+  PerVersion<std::map<std::string, std::vector<std::string>>> subs;   // class -> direct subtypes in the path
+  PerVersion<std::vector<std::pair<std::string, std::string>>> callbacks;  // (class, "name:desc")
+  PerVersion<std::vector<std::string>> enums;
   struct ClassFacts {
     std::set<std::string> jdk;  // JDK supertypes, through the path's ancestry and the JDK tables
     bool opaque = false;        // a JDK supertype whose hierarchy the oracle does not know
     bool concrete = false;      // neither abstract nor an interface: can be an object's class
   };
-  std::map<std::string, ClassFacts> facts[2];
-  std::map<std::string, unsigned> jdk_on_this[2];  // memo of jdkCodeOnPathObject
-  std::map<int, bool> pure;                         // memo of pureIdentical (method node -> answer)
+  PerVersion<std::map<std::string, ClassFacts>> facts;
+  PerVersion<std::map<std::string, unsigned>> jdk_on_this;  // memo of jdkCodeOnPathObject
+  std::map<int, bool> pure;                                  // memo of pureIdentical (method node -> answer)
 
   Impl(const jvm::ClassPath& o, const jvm::ClassPath& n, const ClosureOptions& opt)
-      : paths{&o, &n}, norm(opt.old_name, opt.new_name), identified(!opt.old_name.empty()) {}
+      : paths{{&o, &n}}, norm(opt.old_name, opt.new_name), identified(!opt.old_name.empty()) {}
 
   // ----- names and classes -----
-  std::string key(const std::string& name, int v) const { return identified ? norm.canon(name, v) : name; }
+  std::string key(const std::string& name, Version v) const { return identified ? norm.canon(name, v) : name; }
   // Key-space text (a class name or a descriptor) back to version v's own names.
-  std::string actual(const std::string& k, int v) const {
+  std::string actual(const std::string& k, Version v) const {
     if (!identified || k.find("<this>") == std::string::npos) return k;
     std::string out = k;
     for (std::size_t p = 0; (p = out.find("<this>", p)) != std::string::npos; p += norm.name(v).size())
       out.replace(p, 6, norm.name(v));
     return out;
   }
-  const ClassSide& side(int v, const std::string& k) {
+  const ClassSide& side(Version v, const std::string& k) {
     auto it = classes[v].find(k);
     if (it != classes[v].end()) return it->second;
     ClassSide s;
@@ -153,15 +153,15 @@ struct ClosureOracle::Impl {
     }
     return classes[v].emplace(k, s).first->second;
   }
-  bool inPath(int v, const std::string& k) {
+  bool inPath(Version v, const std::string& k) {
     const ClassSide& s = side(v, k);
     return s.cf != nullptr || !s.error.empty();
   }
-  std::string superOf(int v, const std::string& k) {
+  std::string superOf(Version v, const std::string& k) {
     const ClassSide& s = side(v, k);
     return s.cf ? key(s.cf->superName(), v) : "";
   }
-  std::vector<std::string> interfacesOf(int v, const std::string& k) {
+  std::vector<std::string> interfacesOf(Version v, const std::string& k) {
     std::vector<std::string> out;
     const ClassSide& s = side(v, k);
     if (s.cf)
@@ -205,7 +205,7 @@ struct ClosureOracle::Impl {
   }
 
   // ----- resolution (JVMS 5.4.3), in the path only -----
-  Resolution resolveMethod(int v, const std::string& owner, const std::string& name, const std::string& desc) {
+  Resolution resolveMethod(Version v, const std::string& owner, const std::string& name, const std::string& desc) {
     Resolution r;
     std::vector<std::string> chain;
     std::string c = owner;
@@ -238,7 +238,7 @@ struct ClosureOracle::Impl {
     return r;
   }
 
-  std::vector<std::string> subtypes(int v, const std::string& k) {
+  std::vector<std::string> subtypes(Version v, const std::string& k) {
     std::vector<std::string> out{k};
     std::set<std::string> seen{k};
     for (std::size_t i = 0; i < out.size(); ++i) {
@@ -256,21 +256,21 @@ struct ClosureOracle::Impl {
   void expandMethod(int id);
   void expandField(int id);
   void expandClass(int id);
-  void addInsnEdges(int id, int v, const DecodedMethod& dm, const Instruction& insn);
-  void call(int id, int v, const jvm::MemberRef& m, bool isVirtual, bool isStatic);
-  void handleEdge(int id, int v, const ConstValue& handle);
-  void bootstrapEdges(int id, int v, const jvm::ClassFile& cf, std::uint16_t index, const std::string& desc);
-  void typeEdge(int id, int v, const std::string& type);
+  void addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn);
+  void call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic);
+  void handleEdge(int id, Version v, const ConstValue& handle);
+  void bootstrapEdges(int id, Version v, const jvm::ClassFile& cf, std::uint16_t index, const std::string& desc);
+  void typeEdge(int id, Version v, const std::string& type);
   void callBacks(int id, unsigned set) {
     for (unsigned bit : detail::callBackBits())
       if (set & bit) edge(id, node(NodeKind::Callbacks, "", detail::callBackName(bit)));
   }
-  bool nonInert(int v, const std::string& type);
-  bool mayBeSubtype(int v, const std::string& cls, const std::string& jdkType);
-  unsigned jdkCodeOnPathObject(int v, const std::string& jdkType, const std::string& name, const std::string& desc);
-  std::optional<detail::KnownCallBacks> knownAbove(int v, const std::string& cls, const std::string& name,
+  bool nonInert(Version v, const std::string& type);
+  bool mayBeSubtype(Version v, const std::string& cls, const std::string& jdkType);
+  unsigned jdkCodeOnPathObject(Version v, const std::string& jdkType, const std::string& name, const std::string& desc);
+  std::optional<detail::KnownCallBacks> knownAbove(Version v, const std::string& cls, const std::string& name,
                                                    const std::string& desc);
-  unsigned externalCallBacks(int v, const std::string& owner, const jvm::MemberRef& m, const std::string& desc,
+  unsigned externalCallBacks(Version v, const std::string& owner, const jvm::MemberRef& m, const std::string& desc,
                              bool isStatic);
   bool reachesDifference(int root);
   std::string pathToDifference(int root);

@@ -58,14 +58,14 @@ bool concatOfValues(const jvm::ClassFile& cf, const jvm::Instruction& in) {
 
 bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor) {
   Impl& I = *impl_;
-  const std::string k = I.key(cls, 0);
-  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, 0));
+  const std::string k = I.key(cls, Version::kOld);
+  const int id = I.node(NodeKind::Method, k, name, I.key(descriptor, Version::kOld));
   if (auto it = I.pure.find(id); it != I.pure.end()) return it->second;
-  if (!I.inPath(0, k) && !I.inPath(1, k))  // the JDK's own code, the same in both versions
+  if (!I.inPath(Version::kOld, k) && !I.inPath(Version::kNew, k))  // the JDK's own code, the same in both versions
     return I.pure[id] = valueClass(cls) && name != "<init>" && valueDescriptor(descriptor);
   I.pure[id] = false;  // (a method reached again while it is checked: recursion is not taken as pure)
   bool ok = sameCode(cls, name, descriptor);
-  const Impl::ClassSide& side = I.side(0, k);
+  const Impl::ClassSide& side = I.side(Version::kOld, k);
   const jvm::Method* m = ok && side.cf ? side.cf->findMethod(name, descriptor) : nullptr;
   ok = m && m->code && !(m->access_flags & (jvm::acc::Synchronized | jvm::acc::Native));
   try {
@@ -78,7 +78,8 @@ bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& nam
         else if (in.op == Opcode::invokestatic || in.op == Opcode::invokevirtual ||
                  in.op == Opcode::invokespecial || in.op == Opcode::invokeinterface) {
           const std::string& owner = in.member.owner;
-          if (I.inPath(0, I.key(owner, 0)) || I.inPath(1, I.key(owner, 0)))
+          const std::string ownerKey = I.key(owner, Version::kOld);
+          if (I.inPath(Version::kOld, ownerKey) || I.inPath(Version::kNew, ownerKey))
             ok = in.op == Opcode::invokestatic && pureIdentical(owner, in.member.name, in.member.descriptor);
           else
             ok = valueClass(owner) && in.op != Opcode::invokeinterface && valueDescriptor(in.member.descriptor);

@@ -44,13 +44,13 @@ bool nonZeroConstant(const Instruction* prev, bool wantLong) {
 }  // namespace
 
 HelperOracle::HelperOracle(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, const Normaliser& norm)
-    : cls_{&oldCls, &newCls}, norm_(norm) {
+    : cls_{{&oldCls, &newCls}}, norm_(norm) {
   const bool oldHas = oldCls.findMethod("<clinit>", "()V") != nullptr;
   const bool newHas = newCls.findMethod("<clinit>", "()V") != nullptr;
   clinit_same_ = (!oldHas && !newHas) || (oldHas && newHas && identical("<clinit>:()V"));
 }
 
-const MethodFacts* HelperOracle::facts(int v, const std::string& key) {
+const MethodFacts* HelperOracle::facts(Version v, const std::string& key) {
   auto it = facts_[v].find(key);
   if (it != facts_[v].end()) return &it->second;
   auto colon = key.find(':');
@@ -70,8 +70,8 @@ const MethodFacts* HelperOracle::facts(int v, const std::string& key) {
 bool HelperOracle::isHelper(const std::string& key) const {
   auto colon = key.find(':');
   if (colon == std::string::npos) return false;
-  for (const auto* c : cls_) {
-    const jvm::Method* m = c->findMethod(key.substr(0, colon), key.substr(colon + 1));
+  for (Version v : kBothVersions) {
+    const jvm::Method* m = cls_[v]->findMethod(key.substr(0, colon), key.substr(colon + 1));
     if (m == nullptr || !m->code) return false;
   }
   return true;
@@ -88,15 +88,16 @@ bool HelperOracle::sameBootstrap(const MethodFacts& a, const Instruction& x, con
     auto index = [](const MethodFacts& f, const Instruction& i) {
       return i.op == Opcode::invokedynamic ? static_cast<std::uint16_t>(i.imm) : f.cls->pool.at(i.cp_index).ref1;
     };
-    return bootstrapText(*a.cls, index(a, x), norm_, 0) == bootstrapText(*b.cls, index(b, y), norm_, 1);
+    return bootstrapText(*a.cls, index(a, x), norm_, Version::kOld) ==
+           bootstrapText(*b.cls, index(b, y), norm_, Version::kNew);
   } catch (const std::exception&) {
     return false;
   }
 }
 
 bool HelperOracle::sameCode(const std::string& key) {
-  const MethodFacts* a = facts(0, key);
-  const MethodFacts* b = facts(1, key);
+  const MethodFacts* a = facts(Version::kOld, key);
+  const MethodFacts* b = facts(Version::kNew, key);
   if (a == nullptr || b == nullptr) return false;
   if (a->method->isStatic() != b->method->isStatic() || a->size() != b->size()) return false;
   if (a->method->code->handlers.size() != b->method->code->handlers.size()) return false;
@@ -110,7 +111,7 @@ bool HelperOracle::sameCode(const std::string& key) {
   for (int i = 0; i < a->size(); ++i) {
     const Instruction& x = a->at(i);
     const Instruction& y = b->at(i);
-    if (norm_.key(x, 0) != norm_.key(y, 1)) return false;
+    if (norm_.key(x, Version::kOld) != norm_.key(y, Version::kNew)) return false;
     if (!sameBootstrap(*a, x, *b, y)) return false;
     LocalAccess la = localAccess(x), lb = localAccess(y);
     if (la.slot >= 0) {
@@ -131,14 +132,14 @@ bool HelperOracle::sameCode(const std::string& key) {
     if (a->indexAt(ha[k].start_pc) != b->indexAt(hb[k].start_pc) || a->indexAt(ha[k].end_pc) != b->indexAt(hb[k].end_pc) ||
         a->indexAt(ha[k].handler_pc) != b->indexAt(hb[k].handler_pc))
       return false;
-    std::string ca = ha[k].catch_type ? norm_.canon(a->cls->pool.className(ha[k].catch_type), 0) : "";
-    std::string cb = hb[k].catch_type ? norm_.canon(b->cls->pool.className(hb[k].catch_type), 1) : "";
+    std::string ca = ha[k].catch_type ? norm_.canon(a->cls->pool.className(ha[k].catch_type), Version::kOld) : "";
+    std::string cb = hb[k].catch_type ? norm_.canon(b->cls->pool.className(hb[k].catch_type), Version::kNew) : "";
     if (ca != cb) return false;
   }
   return true;
 }
 
-std::vector<std::string> HelperOracle::callees(const std::string& key, int v) {
+std::vector<std::string> HelperOracle::callees(const std::string& key, Version v) {
   std::vector<std::string> out;
   const MethodFacts* a = facts(v, key);
   if (a == nullptr) return out;
@@ -172,8 +173,8 @@ bool HelperOracle::identical(const std::string& key) {
 }
 
 std::vector<std::string> HelperOracle::reachableHelpers(const std::string& method) {
-  std::vector<std::string> out, todo = callees(method, 0), seen;
-  for (auto& c : callees(method, 1)) todo.push_back(c);
+  std::vector<std::string> out, todo = callees(method, Version::kOld), seen;
+  for (auto& c : callees(method, Version::kNew)) todo.push_back(c);
   while (!todo.empty()) {
     std::string k = todo.front();
     todo.erase(todo.begin());
@@ -181,7 +182,7 @@ std::vector<std::string> HelperOracle::reachableHelpers(const std::string& metho
     seen.push_back(k);
     if (!isHelper(k)) continue;
     out.push_back(k);
-    for (int v = 0; v < 2; ++v)
+    for (Version v : kBothVersions)
       for (auto& c : callees(k, v)) todo.push_back(c);
   }
   return out;
@@ -192,7 +193,7 @@ bool HelperOracle::pure(const std::string& key) {
   if (it != pure_.end()) return it->second != 2;
   pure_[key] = 0;
   bool ok = identical(key);
-  const MethodFacts* a = ok ? facts(0, key) : nullptr;
+  const MethodFacts* a = ok ? facts(Version::kOld, key) : nullptr;
   ok = ok && a != nullptr && a->method->isStatic() && primitiveOnly(a->method->descriptor) &&
        a->method->code->handlers.empty();
   if (ok) {
@@ -210,10 +211,10 @@ bool HelperOracle::pure(const std::string& key) {
 }
 
 bool HelperOracle::constantField(const jvm::MemberRef& f) const {
-  if (f.owner != norm_.name(0) || !clinit_same_) return false;
+  if (f.owner != norm_.name(Version::kOld) || !clinit_same_) return false;
   if (f.descriptor.size() != 1 || std::string("IJFDZBCS").find(f.descriptor[0]) == std::string::npos) return false;
-  for (const auto* c : cls_) {
-    const jvm::Field* fld = c->findField(f.name, f.descriptor);
+  for (Version v : kBothVersions) {
+    const jvm::Field* fld = cls_[v]->findField(f.name, f.descriptor);
     if (fld == nullptr || !(fld->access_flags & jvm::acc::Static) || !(fld->access_flags & jvm::acc::Final)) return false;
   }
   return true;
@@ -259,7 +260,7 @@ std::string HelperOracle::forbidden(const Instruction& insn, const Instruction* 
       if ((m.owner == "java/lang/Math" || m.owner == "java/lang/StrictMath") && primitiveOnly(m.descriptor) &&
           kImpureMath.count(m.name) == 0)
         return "";
-      if (m.owner == norm_.name(0) && pure(memberKey(m))) return "";
+      if (m.owner == norm_.name(Version::kOld) && pure(memberKey(m))) return "";
       return "call of " + m.owner + "." + m.name + " (effects or not identical)";
     }
     case O::invokevirtual: case O::invokespecial: case O::invokeinterface: case O::invokedynamic:

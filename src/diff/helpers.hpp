@@ -24,8 +24,8 @@ class HelperOracle {
   /// Why `insn` (of the OLD version, in code where `prev` precedes it) may not be part of an
   /// abstracted region: "" if allowed. Returns are reported as not allowed.
   std::string forbidden(const jvm::Instruction& insn, const jvm::Instruction* prev);
-  /// Methods of this class called (directly) by `key` in version v (0 old, 1 new).
-  std::vector<std::string> callees(const std::string& key, int v = 0);
+  /// Methods of this class called (directly) by `key` in version v.
+  std::vector<std::string> callees(const std::string& key, Version v = Version::kOld);
   /// The helpers reachable from `method` in either version (breadth first, the old version's
   /// callees first), without `method` itself.
   std::vector<std::string> reachableHelpers(const std::string& method);
@@ -37,11 +37,11 @@ class HelperOracle {
   bool sameCode(const std::string& key);
   bool sameBootstrap(const MethodFacts& a, const jvm::Instruction& x, const MethodFacts& b,
                      const jvm::Instruction& y) const;
-  const MethodFacts* facts(int v, const std::string& key);
+  const MethodFacts* facts(Version v, const std::string& key);
 
-  const jvm::ClassFile* cls_[2];
+  PerVersion<const jvm::ClassFile*> cls_;
   const Normaliser& norm_;
-  std::map<std::string, MethodFacts> facts_[2];
+  PerVersion<std::map<std::string, MethodFacts>> facts_;
   std::map<std::string, int> identical_;  // 0 in progress, 1 yes, 2 no
   std::map<std::string, int> pure_;
   bool clinit_same_ = false;

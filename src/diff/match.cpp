@@ -13,13 +13,14 @@ using detail::MethodFacts;
 
 namespace {
 
-const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& method, const char* which) {
+const jvm::Method& findOrThrow(const jvm::ClassFile& cls, const std::string& method, Version v) {
   auto colon = method.find(':');
   if (colon == std::string::npos)
     throw std::invalid_argument("method must be given as name:descriptor, got '" + method + "'");
+  const std::string which(versionName(v));
   const jvm::Method* m = cls.findMethod(method.substr(0, colon), method.substr(colon + 1));
-  if (m == nullptr) throw std::invalid_argument(std::string("method ") + method + " not found in the " + which + " version");
-  if (!m->code) throw std::invalid_argument(std::string("method ") + method + " has no code in the " + which + " version");
+  if (m == nullptr) throw std::invalid_argument("method " + method + " not found in the " + which + " version");
+  if (!m->code) throw std::invalid_argument("method " + method + " has no code in the " + which + " version");
   return *m;
 }
 
@@ -37,21 +38,21 @@ void collectHelpers(detail::HelperOracle& helpers, const std::string& method, Ma
   }
 }
 
-std::vector<Region> regionsOf(const MethodFacts (&facts)[2], const detail::Normaliser& norm,
+std::vector<Region> regionsOf(const PerVersion<MethodFacts>& facts, const detail::Normaliser& norm,
                               detail::HelperOracle& helpers, const std::string& method, std::vector<std::string>& notes) {
-  if (!facts[0].depth_ok || !facts[1].depth_ok) {
+  if (!facts[Version::kOld].depth_ok || !facts[Version::kNew].depth_ok) {
     notes.push_back(method + ": operand-stack heights could not be computed (subroutines or inconsistent code): no regions");
     return {};
   }
   detail::Alignment al;
   try {
-    al = detail::align(facts[0], facts[1], norm);
+    al = detail::align(facts[Version::kOld], facts[Version::kNew], norm);
   } catch (const std::length_error& e) {
     notes.push_back(method + ": " + e.what() + ": no regions");
     return {};
   }
   notes.insert(notes.end(), al.notes.begin(), al.notes.end());
-  detail::RegionContext ctx{{&facts[0], &facts[1]}, &al, &helpers};
+  detail::RegionContext ctx{{{&facts[Version::kOld], &facts[Version::kNew]}}, &al, &helpers};
   std::vector<Region> regions = detail::findRegions(ctx, notes);
   for (auto& reg : regions) reg.method = method;
   return regions;
@@ -60,10 +61,10 @@ std::vector<Region> regionsOf(const MethodFacts (&facts)[2], const detail::Norma
 }  // namespace
 
 MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, const std::string& method) {
-  const jvm::Method& mo = findOrThrow(oldCls, method, "old");
-  const jvm::Method& mn = findOrThrow(newCls, method, "new");
+  const jvm::Method& mo = findOrThrow(oldCls, method, Version::kOld);
+  const jvm::Method& mn = findOrThrow(newCls, method, Version::kNew);
   detail::Normaliser norm(oldCls.name(), newCls.name());
-  MethodFacts facts[2] = {detail::analyseMethod(oldCls, mo), detail::analyseMethod(newCls, mn)};
+  const PerVersion<MethodFacts> facts{{detail::analyseMethod(oldCls, mo), detail::analyseMethod(newCls, mn)}};
   detail::HelperOracle helpers(oldCls, newCls, norm);
   MatchResult r;
   std::vector<std::string> changed;
@@ -76,7 +77,7 @@ MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, co
     const jvm::Method* ho = oldCls.findMethod(k.substr(0, colon), k.substr(colon + 1));
     const jvm::Method* hn = newCls.findMethod(k.substr(0, colon), k.substr(colon + 1));
     if (!ho || !hn || !ho->code || !hn->code) continue;
-    MethodFacts hf[2] = {detail::analyseMethod(oldCls, *ho), detail::analyseMethod(newCls, *hn)};
+    const PerVersion<MethodFacts> hf{{detail::analyseMethod(oldCls, *ho), detail::analyseMethod(newCls, *hn)}};
     for (Region& reg : regionsOf(hf, norm, helpers, k, r.notes)) {
       reg.id = static_cast<int>(r.regions.size()) + 1;
       r.regions.push_back(std::move(reg));
@@ -108,8 +109,8 @@ void printVars(const char* label, const std::vector<RegionVar>& vars, std::ostre
   if (vars.empty()) out << " (none)";
   for (std::size_t i = 0; i < vars.size(); ++i) {
     const auto& v = vars[i];
-    out << (i ? ", " : " ") << v.name << ":" << v.type << " (slot " << v.slot[0];
-    if (v.slot[1] != v.slot[0]) out << " -> " << v.slot[1];
+    out << (i ? ", " : " ") << v.name << ":" << v.type << " (slot " << v.slot[Version::kOld];
+    if (v.slot[Version::kNew] != v.slot[Version::kOld]) out << " -> " << v.slot[Version::kNew];
     out << ")";
   }
   out << "\n";
@@ -128,8 +129,8 @@ void printRegions(const MatchResult& m, std::ostream& out, bool verbose) {
   if (m.regions.empty()) out << "no unchanged regions to abstract\n";
   for (const auto& r : m.regions) {
     out << "region " << r.id << " in " << r.method << "\n";
-    for (int v = 0; v < 2; ++v) {
-      out << (v == 0 ? "    old: pc " : "    new: pc ") << r.start_pc[v] << ".." << r.exit_pc[v] << " (exit " << r.exit_pc[v]
+    for (Version v : kBothVersions) {
+      out << "    " << versionName(v) << ": pc " << r.start_pc[v] << ".." << r.exit_pc[v] << " (exit " << r.exit_pc[v]
           << "), lines ";
       printLines(r.lines[v], out);
       out << "\n";

@@ -292,6 +292,11 @@ void computeLoops(MethodFacts& f) {
 
 }  // namespace
 
+std::string where(const MethodFacts& f, Version v, int i) {
+  return std::string(versionName(v)) + " pc " + std::to_string(f.at(i).pc) + " (line " +
+         std::to_string(f.line[static_cast<std::size_t>(i)]) + ")";
+}
+
 MethodFacts analyseMethod(const jvm::ClassFile& cls, const jvm::Method& m) {
   if (!m.code) throw std::invalid_argument("method " + m.name + m.descriptor + " has no code");
   MethodFacts f;
@@ -316,7 +321,7 @@ MethodFacts analyseMethod(const jvm::ClassFile& cls, const jvm::Method& m) {
 
 // ---------------------------------------------------------------------------------------------
 
-std::string Normaliser::canon(const std::string& text, int v) const {
+std::string Normaliser::canon(const std::string& text, Version v) const {
   const std::string& name = names_[v];
   if (name.empty()) return text;
   if (text == name) return "<this>";
@@ -339,7 +344,7 @@ std::string Normaliser::canon(const std::string& text, int v) const {
   return out;
 }
 
-std::string Normaliser::key(const Instruction& insn, int v) const {
+std::string Normaliser::key(const Instruction& insn, Version v) const {
   using O = Opcode;
   std::ostringstream k;
   LocalAccess a = localAccess(insn);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/core/version.hpp"
 #include "pasda/jvm/cfg.hpp"
 #include "pasda/jvm/classfile.hpp"
 #include "pasda/jvm/instruction.hpp"
@@ -46,6 +47,9 @@ struct MethodFacts {
 /// std::invalid_argument for a method without code.
 MethodFacts analyseMethod(const jvm::ClassFile& cls, const jvm::Method& m);
 
+/// "<version> pc P (line L)": instruction `i` of version v's facts `f`, for the matcher's notes.
+std::string where(const MethodFacts& f, Version v, int i);
+
 /// Operand-stack effect in words of `insn` (pops+pushes), or nullopt-like INT32_MIN if unknown.
 int stackEffect(const jvm::Instruction& insn);
 
@@ -53,15 +57,15 @@ int stackEffect(const jvm::Instruction& insn);
 /// two class names identified, local slots and branch targets left out (compared separately).
 class Normaliser {
  public:
-  Normaliser(std::string oldName, std::string newName) : names_{std::move(oldName), std::move(newName)} {}
-  /// Canonical text of the instruction of version v (0 old, 1 new), without slot or target.
-  std::string key(const jvm::Instruction& insn, int v) const;
+  Normaliser(std::string oldName, std::string newName) : names_{{std::move(oldName), std::move(newName)}} {}
+  /// Canonical text of the instruction of version v, without slot or target.
+  std::string key(const jvm::Instruction& insn, Version v) const;
   /// The class name of version v replaced by a placeholder in an internal name or descriptor.
-  std::string canon(const std::string& text, int v) const;
-  const std::string& name(int v) const { return names_[v]; }
+  std::string canon(const std::string& text, Version v) const;
+  const std::string& name(Version v) const { return names_[v]; }
 
  private:
-  std::string names_[2];
+  PerVersion<std::string> names_;
 };
 
 /// Local slot accessed by `insn`, or -1. `type` receives I/J/F/D/A; `isStore` if it writes

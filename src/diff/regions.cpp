@@ -17,10 +17,6 @@ struct Span {
   bool contains(int i) const { return i >= s && i < e; }
 };
 
-std::string where(const MethodFacts& f, int i) {
-  return "old pc " + std::to_string(f.at(i).pc) + " (line " + std::to_string(f.line[static_cast<std::size_t>(i)]) + ")";
-}
-
 // Control-flow shape of a span in one version: single entry, exception handlers, exit.
 std::string checkShape(const MethodFacts& f, Span sp) {
   if (sp.e >= f.size()) return "reaches the end of the code";
@@ -51,12 +47,12 @@ std::string checkShape(const MethodFacts& f, Span sp) {
 /// Only local definitions, and jumps that stay inside or go to the exit, to corresponding places
 /// in both versions. "" when the region passes.
 std::string checkEffectsAndJumps(const RegionContext& ctx, const Span& o, const Span& n) {
-  const MethodFacts& F0 = *ctx.f[0];
-  const MethodFacts& F1 = *ctx.f[1];
+  const MethodFacts& F0 = *ctx.f[Version::kOld];
+  const MethodFacts& F1 = *ctx.f[Version::kNew];
   auto mapInsn = [&](int i) { return ctx.al->insn_match[static_cast<std::size_t>(i)]; };
   for (int i = o.s; i < o.e; ++i) {
     std::string why = ctx.helpers->forbidden(F0.at(i), i > o.s ? &F0.at(i - 1) : nullptr);
-    if (!why.empty()) return why + " at " + where(F0, i);
+    if (!why.empty()) return why + " at " + where(F0, Version::kOld, i);
   }
   for (int i = o.s; i < o.e; ++i) {
     auto to = branchTargets(F0.at(i));
@@ -64,11 +60,11 @@ std::string checkEffectsAndJumps(const RegionContext& ctx, const Span& o, const 
     for (std::size_t k = 0; k < to.size() && k < tn.size(); ++k) {
       int ti = F0.indexAt(to[k]), tj = F1.indexAt(tn[k]);
       if (ti == o.e) {
-        if (tj != n.e) return "jumps to the exit in one version only at " + where(F0, i);
+        if (tj != n.e) return "jumps to the exit in one version only at " + where(F0, Version::kOld, i);
       } else if (o.contains(ti)) {
-        if (mapInsn(ti) != tj) return "jump targets differ at " + where(F0, i);
+        if (mapInsn(ti) != tj) return "jump targets differ at " + where(F0, Version::kOld, i);
       } else {
-        return "jump leaves the region at " + where(F0, i);
+        return "jump leaves the region at " + where(F0, Version::kOld, i);
       }
     }
   }
@@ -140,19 +136,20 @@ void measureShape(const MethodFacts& F0, const Span& o, Region& out) {
 }
 
 std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
-  const MethodFacts& F0 = *ctx.f[0];
-  const MethodFacts& F1 = *ctx.f[1];
+  const MethodFacts& F0 = *ctx.f[Version::kOld];
+  const MethodFacts& F1 = *ctx.f[Version::kNew];
   const Alignment& al = *ctx.al;
-  const auto& U = al.units[0];
-  const auto& V = al.units[1];
+  const auto& U = al.units[Version::kOld];
+  const auto& V = al.units[Version::kNew];
   const int ma = al.unit_match[static_cast<std::size_t>(a)];
   const Span o{U[static_cast<std::size_t>(a)].first, U[static_cast<std::size_t>(b - 1)].end};
   const Span n{V[static_cast<std::size_t>(ma)].first, V[static_cast<std::size_t>(ma + b - a - 1)].end};
+  const PerVersion<Span> spans{{o, n}};
 
   if (std::string why = checkEffectsAndJumps(ctx, o, n); !why.empty()) return why;
-  for (int v = 0; v < 2; ++v) {
-    std::string why = checkShape(*ctx.f[v], v == 0 ? o : n);
-    if (!why.empty()) return why + (v == 0 ? " (old)" : " (new)");
+  for (Version v : kBothVersions) {
+    std::string why = checkShape(*ctx.f[v], spans[v]);
+    if (!why.empty()) return why + " (" + std::string(versionName(v)) + ")";
   }
 
   std::optional<SlotSet> defExit;
@@ -188,8 +185,8 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
   auto makeVar = [&](int slot, bool output) {
     RegionVar rv;
     rv.type = types.count(slot) ? types[slot] : 'I';
-    rv.slot[0] = slot;
-    rv.slot[1] = al.slot_map.count(slot) ? al.slot_map.at(slot) : -1;
+    rv.slot[Version::kOld] = slot;
+    rv.slot[Version::kNew] = al.slot_map.count(slot) ? al.slot_map.at(slot) : -1;
     std::uint32_t pc = output && firstStore.count(slot) ? firstStore[slot] : F0.at(o.s).pc;
     rv.name = F0.localName(slot, pc);
     if (rv.name.empty()) rv.name = "v" + std::to_string(slot);
@@ -198,18 +195,17 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
   out = Region{};
   for (int s : ins) {
     RegionVar rv = makeVar(s, false);
-    if (rv.type == 'A' || rv.slot[1] < 0) return "input " + rv.name + " is a reference or has no counterpart";
+    if (rv.type == 'A' || rv.slot[Version::kNew] < 0) return "input " + rv.name + " is a reference or has no counterpart";
     out.inputs.push_back(rv);
   }
   for (int s : outs) {
     RegionVar rv = makeVar(s, true);
-    if (rv.type == 'A' || rv.slot[1] < 0) return "output " + rv.name + " is a reference or has no counterpart";
+    if (rv.type == 'A' || rv.slot[Version::kNew] < 0) return "output " + rv.name + " is a reference or has no counterpart";
     out.outputs.push_back(rv);
   }
 
   out.method = F0.key;
-  const Span spans[2] = {o, n};
-  for (int v = 0; v < 2; ++v) {
+  for (Version v : kBothVersions) {
     const MethodFacts& f = *ctx.f[v];
     out.start_pc[v] = f.at(spans[v].s).pc;
     out.exit_pc[v] = f.at(spans[v].e).pc;
@@ -226,7 +222,7 @@ std::string tryRegion(const RegionContext& ctx, int a, int b, Region& out) {
 std::vector<Region> findRegions(const RegionContext& ctx, std::vector<std::string>& notes) {
   std::vector<Region> regions;
   const Alignment& al = *ctx.al;
-  const int n = static_cast<int>(al.units[0].size());
+  const int n = static_cast<int>(al.units[Version::kOld].size());
   int a = 0;
   while (a < n) {
     if (al.unit_match[static_cast<std::size_t>(a)] < 0) {
@@ -250,12 +246,12 @@ std::vector<Region> findRegions(const RegionContext& ctx, std::vector<std::strin
         if (b == a + 1) firstWhy = why;
       }
       if (found < 0) {
-        const MethodFacts& f = *ctx.f[0];
-        const Unit& u = al.units[0][static_cast<std::size_t>(a)];
+        const MethodFacts& f = *ctx.f[Version::kOld];
+        const Unit& u = al.units[Version::kOld][static_cast<std::size_t>(a)];
         const Instruction& last = f.at(u.end - 1);
         // Returns and plain jumps are never regions; no need to explain them.
         if (!last.isReturn() && last.op != Opcode::goto_ && last.op != Opcode::goto_w)
-          notes.push_back(where(f, u.first) + ": not abstracted: " + firstWhy);
+          notes.push_back(where(f, Version::kOld, u.first) + ": not abstracted: " + firstWhy);
         ++a;
         continue;
       }
@@ -263,7 +259,9 @@ std::vector<Region> findRegions(const RegionContext& ctx, std::vector<std::strin
       a = found;
     }
   }
-  std::sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) { return x.start_pc[0] < y.start_pc[0]; });
+  std::sort(regions.begin(), regions.end(), [](const Region& x, const Region& y) {
+    return x.start_pc[Version::kOld] < y.start_pc[Version::kOld];
+  });
   for (std::size_t i = 0; i < regions.size(); ++i) regions[i].id = static_cast<int>(i + 1);
   return regions;
 }

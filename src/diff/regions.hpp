@@ -12,7 +12,7 @@
 namespace pasda::diff::detail {
 
 struct RegionContext {
-  const MethodFacts* f[2];
+  PerVersion<const MethodFacts*> f;
   const Alignment* al;
   HelperOracle* helpers;
 };

@@ -182,13 +182,15 @@ Rendered render(terms::TermManager& tm, const symexec::ExecEffect& e, const jvm:
   return r;
 }
 
-// The version method the product calls first (side 1, old) or second (side 2, new).
-const symexec::MethodInfo* versionMethod(const ReplayEnv& env, int side) {
-  int seen = 0;
+// The method of version v that the product calls: it calls the versions' methods in the order
+// of kBothVersions (the old one first).
+const symexec::MethodInfo* versionMethod(const ReplayEnv& env, Version v) {
+  std::size_t seen = 0;  // calls of a version's method so far
   for (const jvm::Instruction& in : env.product_run->insns) {
     if (in.op != jvm::Opcode::invokestatic || in.member.owner == env.product_class) continue;
-    if (++seen != side) continue;
-    const symexec::LoadedClass* c = env.program->find(side == 1 ? symexec::kOld : symexec::kNew, in.member.owner);
+    const std::size_t call = seen++;
+    if (call >= kBothVersions.size() || kBothVersions[call] != v) continue;
+    const symexec::LoadedClass* c = env.program->find(symexec::Side(v), in.member.owner);
     return c ? c->method(in.member.name, in.member.descriptor) : nullptr;
   }
   return nullptr;
@@ -230,10 +232,10 @@ Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs)
   Rendered a = render(tm, p.old_effect, ret), b = render(tm, p.new_effect, ret);
   // When the versions' exception behaviour differs the product stops at sameErrors, before
   // the returning version's value is compared: run that version on its own for its value.
-  for (int side : {1, 2}) {
-    Rendered& x = side == 1 ? a : b;
+  for (Version v : kBothVersions) {
+    Rendered& x = v == Version::kOld ? a : b;
     if (x.kind != Rendered::Value || x.concrete) continue;
-    if (const symexec::MethodInfo* m = versionMethod(env, side)) {
+    if (const symexec::MethodInfo* m = versionMethod(env, v)) {
       try {
         symexec::ExecOptions vo;
         vo.deadline = o.deadline;

@@ -16,6 +16,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using pasda::PerVersion;
+using pasda::Version;
 using pasda::jvm::Opcode;
 
 struct Case {
@@ -70,12 +72,12 @@ bool endsStatement(const pasda::jvm::Instruction& insn) {
   }
 }
 
-void checkRegions(const Case& c, const pasda::jvm::ClassFile* cls, const pasda::diff::MatchResult& m,
+void checkRegions(const Case& c, const PerVersion<pasda::jvm::ClassFile>& cls, const pasda::diff::MatchResult& m,
                   const std::string& method) {
   std::string mname = method.substr(0, method.find(':')), mdesc = method.substr(method.find(':') + 1);
-  std::vector<std::vector<pasda::jvm::Instruction>> insns(2);
-  std::set<std::uint32_t> pcs[2];
-  for (int v = 0; v < 2; ++v) {
+  PerVersion<std::vector<pasda::jvm::Instruction>> insns;
+  PerVersion<std::set<std::uint32_t>> pcs;
+  for (Version v : pasda::kBothVersions) {
     const auto* meth = cls[v].findMethod(mname, mdesc);
     ASSERT_NE(meth, nullptr);
     insns[v] = pasda::jvm::decode(cls[v], *meth->code, c.name);
@@ -87,10 +89,10 @@ void checkRegions(const Case& c, const pasda::jvm::ClassFile* cls, const pasda::
     SCOPED_TRACE(c.name + " region " + std::to_string(r.id));
     EXPECT_EQ(r.id, static_cast<int>(k + 1));
     EXPECT_EQ(r.method, method);
-    EXPECT_GE(r.start_pc[0], prevEnd);  // ordered, not overlapping
-    prevEnd = r.exit_pc[0];
+    EXPECT_GE(r.start_pc[Version::kOld], prevEnd);  // ordered, not overlapping
+    prevEnd = r.exit_pc[Version::kOld];
     EXPECT_FALSE(r.outputs.empty());
-    for (int v = 0; v < 2; ++v) {
+    for (Version v : pasda::kBothVersions) {
       EXPECT_TRUE(pcs[v].count(r.start_pc[v]));
       EXPECT_TRUE(pcs[v].count(r.exit_pc[v]));
       EXPECT_LT(r.start_pc[v], r.exit_pc[v]);
@@ -121,7 +123,7 @@ void checkRegions(const Case& c, const pasda::jvm::ClassFile* cls, const pasda::
     for (const auto* vars : {&r.inputs, &r.outputs}) {
       for (const auto& var : *vars) {
         EXPECT_NE(std::string("IJFD").find(var.type), std::string::npos);
-        for (int v = 0; v < 2; ++v) {
+        for (Version v : pasda::kBothVersions) {
           EXPECT_GE(var.slot[v], 0);
           EXPECT_LT(var.slot[v], cls[v].findMethod(mname, mdesc)->code->max_locals);
         }
@@ -138,15 +140,15 @@ TEST(MatcherBenchmark, EveryPairMatchesWithoutErrorsAndRegionsKeepTheInvariants)
   int withRegions = 0, total = 0, loops = 0;
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
-    pasda::jvm::ClassFile cls[2] = {pasda::jvm::loadClassFile(classPath(c.old_class)),
-                                    pasda::jvm::loadClassFile(classPath(c.new_class))};
+    const PerVersion<pasda::jvm::ClassFile> cls{{pasda::jvm::loadClassFile(classPath(c.old_class)),
+                                                 pasda::jvm::loadClassFile(classPath(c.new_class))}};
     std::string method;
-    for (const auto& mm : cls[0].methods) {
+    for (const auto& mm : cls[Version::kOld].methods) {
       if (mm.name == c.method) method = mm.name + ":" + mm.descriptor;
     }
     ASSERT_FALSE(method.empty());
     pasda::diff::MatchResult m;
-    ASSERT_NO_THROW(m = pasda::diff::match(cls[0], cls[1], method));
+    ASSERT_NO_THROW(m = pasda::diff::match(cls[Version::kOld], cls[Version::kNew], method));
     std::ostringstream os;
     ASSERT_NO_THROW(pasda::diff::printRegions(m, os, true));
     checkRegions(c, cls, m, method);
@@ -154,13 +156,13 @@ TEST(MatcherBenchmark, EveryPairMatchesWithoutErrorsAndRegionsKeepTheInvariants)
     withRegions += m.regions.empty() ? 0 : 1;
     for (const auto& r : m.regions) loops += r.whole_loop ? 1 : 0;
     // Every other method present in both versions (helpers, constructors) as the entry too.
-    for (const auto& mm : cls[0].methods) {
-      const auto* other = cls[1].findMethod(mm.name, mm.descriptor);
+    for (const auto& mm : cls[Version::kOld].methods) {
+      const auto* other = cls[Version::kNew].findMethod(mm.name, mm.descriptor);
       if (mm.name == c.method || !mm.code || other == nullptr || !other->code) continue;
       std::string key = mm.name + ":" + mm.descriptor;
       SCOPED_TRACE(key);
       pasda::diff::MatchResult h;
-      ASSERT_NO_THROW(h = pasda::diff::match(cls[0], cls[1], key));
+      ASSERT_NO_THROW(h = pasda::diff::match(cls[Version::kOld], cls[Version::kNew], key));
       checkRegions(c, cls, h, key);
     }
   }

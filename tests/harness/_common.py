@@ -1,7 +1,9 @@
-"""Shared helpers of the harness tests (import path, the engine, databases with its schema)."""
+"""Shared helpers of the harness tests (import path, the engine, databases with its schema, a
+temporary benchmark)."""
 import os
 import sqlite3
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,3 +52,29 @@ def schema_of(path):
         return {"objects": objects, "application_id": app, "schema_version": versions}
     finally:
         con.close()
+
+
+# A small benchmark: four cases of the paper's set (A, B) and one outside it (C).
+CASES_TSV = """case\texpected\tmethod\tin_paper\told_class\tnew_class
+A/Eq\tEQ\tsnippet\tyes\ta.Eq.oldV\ta.Eq.newV
+A/NEq\tNEQ\tsnippet\tyes\ta.NEq.oldV\ta.NEq.newV
+B/Eq\tEQ\tsnippet\tyes\tb.Eq.oldV\tb.Eq.newV
+B/NEq\tNEQ\tsnippet\tyes\tb.NEq.oldV\tb.NEq.newV
+C/NEq\tNEQ\tsnippet\tno\tc.NEq.oldV\tc.NEq.newV
+"""
+
+
+class TempBenchmark:
+    """Mixin of the tests that run on a benchmark of their own. set_up_benchmark(db_name), called
+    from setUp, makes a temporary directory (self.tmp, removed after the test) holding the
+    benchmark directory `bench` (self.bench) with CASES_TSV as its cases.tsv, and names the
+    database file `db_name` in it (self.db, not created)."""
+
+    def set_up_benchmark(self, db_name):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.bench = os.path.join(self.tmp.name, "bench")
+        os.makedirs(self.bench)
+        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
+            f.write(CASES_TSV)
+        self.db = os.path.join(self.tmp.name, db_name)

@@ -3,7 +3,6 @@ import contextlib
 import io
 import os
 import shutil
-import tempfile
 import unittest
 
 import _common
@@ -11,7 +10,6 @@ from pasda_study import db as dbm
 from pasda_study import report, study
 from pasda_study.analysis import Study
 from pasda_study.jobs import Job
-from test_report_arithmetic import CASES_TSV
 
 NOT_A_DATABASE = "not a database\n"
 
@@ -23,17 +21,9 @@ def parallel_skip_reason():
 
 
 @_common.requires_engine
-class HarnessDatabaseTest(unittest.TestCase):
+class HarnessDatabaseTest(_common.TempBenchmark, unittest.TestCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.bench = os.path.join(self.tmp.name, "bench")
-        os.makedirs(self.bench)
-        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
-            f.write(CASES_TSV)
-        self.db = os.path.join(self.tmp.name, "study.db")
-
-    def tearDown(self):
-        self.tmp.cleanup()
+        self.set_up_benchmark("study.db")
 
     def run_study(self, *extra):
         out, err = io.StringIO(), io.StringIO()
@@ -54,7 +44,7 @@ class HarnessDatabaseTest(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(_common.schema_of(self.db), self.reference())
         jobs = [Job.parse(line) for line in out.splitlines()]
-        self.assertEqual(len(jobs), 8)  # the 4 paper cases of CASES_TSV x 2 tools
+        self.assertEqual(len(jobs), 8)  # the 4 paper cases of _common.CASES_TSV x 2 tools
         self.assertEqual({(j.tool, j.timeout, j.run, j.depth, j.arith) for j in jobs},
                          {(t, 10.0, 1, 10, "math") for t in ("pasda", "prv")})
 

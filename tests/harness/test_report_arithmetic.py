@@ -4,7 +4,6 @@ import csv
 import io
 import os
 import sqlite3
-import tempfile
 import unittest
 
 import _common
@@ -12,13 +11,7 @@ from pasda_study import db as dbm
 from pasda_study import report, tables
 from pasda_study.analysis import ReportError
 
-CASES_TSV = """case\texpected\tmethod\tin_paper\told_class\tnew_class
-A/Eq\tEQ\tsnippet\tyes\ta.Eq.oldV\ta.Eq.newV
-A/NEq\tNEQ\tsnippet\tyes\ta.NEq.oldV\ta.NEq.newV
-B/Eq\tEQ\tsnippet\tyes\tb.Eq.oldV\tb.Eq.newV
-B/NEq\tNEQ\tsnippet\tyes\tb.NEq.oldV\tb.NEq.newV
-C/NEq\tNEQ\tsnippet\tno\tc.NEq.oldV\tc.NEq.newV
-"""
+# The expected verdicts of _common.CASES_TSV.
 EXPECTED = {"A/Eq": "EQ", "A/NEq": "NEQ", "B/Eq": "EQ", "B/NEq": "NEQ", "C/NEq": "NEQ"}
 
 
@@ -79,19 +72,11 @@ def build(path):
 
 
 @_common.requires_engine
-class ReportArithmeticTest(unittest.TestCase):
+class ReportArithmeticTest(_common.TempBenchmark, unittest.TestCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.bench = os.path.join(self.tmp.name, "bench")
-        os.makedirs(self.bench)
-        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
-            f.write(CASES_TSV)
-        self.db = os.path.join(self.tmp.name, "r.db")
+        self.set_up_benchmark("r.db")
         build(self.db)
         self.st = report.load_study(self.db, self.bench)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def test_majority_results_per_case(self):
         res = self.st.case_results(("pasda", 10.0))
@@ -195,16 +180,11 @@ class ReportArithmeticTest(unittest.TestCase):
 
 
 @_common.requires_engine
-class MechanismTest(unittest.TestCase):
+class MechanismTest(_common.TempBenchmark, unittest.TestCase):
     """Pairs decided per mechanism (solver, replay, search) and proofs with and without them."""
 
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.bench = os.path.join(self.tmp.name, "bench")
-        os.makedirs(self.bench)
-        with open(os.path.join(self.bench, "cases.tsv"), "w") as f:
-            f.write(CASES_TSV)
-        self.db = os.path.join(self.tmp.name, "m.db")
+        self.set_up_benchmark("m.db")
         con = _common.create_db(self.db)
         con.execute("BEGIN")
         add_run(con, "A/Eq", "pasda", 10, "EQ", 1.0, iterations=[["EQ", "EQ"]], result_iteration=1)
@@ -223,9 +203,6 @@ class MechanismTest(unittest.TestCase):
         con.execute("COMMIT")
         con.close()
         self.st = report.load_study(self.db, self.bench)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def test_run_mechanisms(self):
         by_case = {}

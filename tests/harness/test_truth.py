@@ -8,20 +8,15 @@ import unittest
 import _common
 from pasda_study import bench, report, tables
 from pasda_study import truth as truthm
-from test_report_arithmetic import CASES_TSV, add_run
+from test_report_arithmetic import add_run
 
 FIVE = {"power/test/Eq", "dart/test/Eq", "Airy/MAX/Eq", "Bess/dawson/Eq", "Bess/bessy1/Eq"}
 
 
 def make_study(test, db_name, runs):
-    """A temporary benchmark folder (CASES_TSV) and a database holding `runs`, each (args, kwargs)
-    of add_run, on the test case: test.tmp, test.bench, test.db."""
-    test.tmp = tempfile.TemporaryDirectory()
-    test.bench = os.path.join(test.tmp.name, "bench")
-    os.makedirs(test.bench)
-    with open(os.path.join(test.bench, "cases.tsv"), "w") as f:
-        f.write(CASES_TSV)
-    test.db = os.path.join(test.tmp.name, db_name)
+    """A temporary benchmark folder (_common.CASES_TSV) and a database holding `runs`, each
+    (args, kwargs) of add_run, on the test case (a _common.TempBenchmark): test.tmp, test.bench, test.db."""
+    test.set_up_benchmark(db_name)
     con = _common.create_db(test.db)
     con.execute("BEGIN")
     for args, kwargs in runs:
@@ -77,7 +72,7 @@ class CorrectedLabelsFileTest(unittest.TestCase):
 
 
 @_common.requires_engine
-class TruthInReportAndBenchTest(unittest.TestCase):
+class TruthInReportAndBenchTest(_common.TempBenchmark, unittest.TestCase):
     """A java-model study where the engine says NEQ on a case labelled EQ that a JVM shows to differ."""
 
     def setUp(self):
@@ -89,9 +84,6 @@ class TruthInReportAndBenchTest(unittest.TestCase):
             (("B/NEq", "pasda", 10, "MAYBE_EQ", 1.0), java),
         ])
         self.corr = [correction("A/Eq", "java"), correction("B/Eq", "java"), correction("B/NEq", "math", "EQ")]
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def study(self):
         st = report.load_study(self.db, self.bench)
@@ -129,7 +121,7 @@ class TruthInReportAndBenchTest(unittest.TestCase):
 
 
 @_common.requires_engine
-class JavaMechanismsTest(unittest.TestCase):
+class JavaMechanismsTest(_common.TempBenchmark, unittest.TestCase):
     """The mechanisms of issue 17 in the harness: NEQ by math first, EQ partitions without a query."""
 
     def setUp(self):
@@ -143,9 +135,6 @@ class JavaMechanismsTest(unittest.TestCase):
               "result_iteration": 1}),
         ])
         self.st = report.load_study(self.db, self.bench)
-
-    def tearDown(self):
-        self.tmp.cleanup()
 
     def test_math_first_is_a_mechanism(self):
         m = self.st.mechanisms(("pasda", 10.0))

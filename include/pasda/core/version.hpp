@@ -25,7 +25,6 @@ struct PerVersion {
 
   constexpr T& operator[](Version v) { return values[static_cast<std::size_t>(v)]; }
   constexpr const T& operator[](Version v) const { return values[static_cast<std::size_t>(v)]; }
-  constexpr T& old_() { return (*this)[Version::kOld]; }
   friend constexpr bool operator==(const PerVersion&, const PerVersion&) = default;
 };
 

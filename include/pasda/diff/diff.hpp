@@ -19,7 +19,7 @@ namespace pasda::diff {
 struct RegionVar {
   std::string name;  // source name when the LocalVariableTable has one (old version's), else "v<slot>"
   char type = 'I';   // descriptor letter: I (also Z,B,C,S), J, F, D (regions never carry references)
-  int slot[2] = {-1, -1};  // [0] old version, [1] new version
+  PerVersion<int> slot{{-1, -1}};  // its slot in each version
 };
 
 /// A region of identical code: execution enters at start_pc and always leaves to exit_pc
@@ -29,9 +29,9 @@ struct RegionVar {
 struct Region {
   int id = 0;                        // k of UIF_k; numbered 1.. in program order of the old version
   std::string method;                // "name:descriptor" of the method holding it (entry method or a helper)
-  std::uint32_t start_pc[2] = {0, 0};  // per version
-  std::uint32_t exit_pc[2] = {0, 0};
-  std::vector<int> lines[2];         // source lines covered, per version
+  PerVersion<std::uint32_t> start_pc;  // per version
+  PerVersion<std::uint32_t> exit_pc;
+  PerVersion<std::vector<int>> lines;  // source lines covered, per version
   std::vector<RegionVar> inputs;     // read before written inside, in a canonical order shared by both versions
   std::vector<RegionVar> outputs;    // written inside and live at exit_pc (in either version)
   bool whole_loop = false;           // contains a complete loop

@@ -16,12 +16,14 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   for (const LoopSummaryHook& h : it->second)
     if (h.header_pc == pc) hook = &h;
   if (!hook || !f.stack.empty()) return std::nullopt;
-  // The arguments: the primitive locals read (0 for one not assigned on this path: the loop
-  // writes it before reading it), and the side-neutral identity of each reference local.
+  // The arguments: the primitive locals read or written (0 for one not assigned on this path:
+  // the loop writes it before reading it), and the side-neutral identity of each reference
+  // local. A local the loop only writes is an argument too: where the loop leaves without
+  // writing it, it keeps its value from before the loop.
   std::vector<Term> args;
   std::string sig;
   auto local = [&](int slot) { return static_cast<std::size_t>(slot) < f.locals.size() ? f.locals[static_cast<std::size_t>(slot)] : Term{}; };
-  for (auto [slot, kind] : hook->reads) {
+  for (auto [slot, kind] : LoopCoupler::variables(*hook)) {
     Term v = local(slot);
     if (!v || tm_.sort(v) != sortOfDescriptor(kind)) v = tm_.lit(sortOfDescriptor(kind), 0);
     args.push_back(v);

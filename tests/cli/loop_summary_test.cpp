@@ -54,6 +54,14 @@ TEST(LoopSummaries, ASharedLoopGivenDifferentArgumentsIsNotEq) {
   expectRealDifference(scan("shifted"));
 }
 
+TEST(LoopSummaries, ALocalTheLoopOnlyWritesIsAnArgumentOfItsFunctions) {
+  // keep(a, n) against keep(a + 1, n): x = a before a loop that only writes x. With n <= 0 the
+  // loop writes nothing and the versions return a and a + 1; the loop's functions once took
+  // only what it reads (i, n) and proved this EQ.
+  REQUIRE_JAVA();
+  expectRealDifference(scan("kept"));
+}
+
 TEST(LoopSummaries, AnArrayWrittenDifferentlyBeforeASharedLoopIsNotEq) {
   // a[0] = 1 against a[0] = 2, then the identical sum(a): the array's content differs.
   REQUIRE_JAVA();

@@ -140,7 +140,9 @@ void runRounds(IterationEnv& env, RunResult& run) {
       return;
     }
     const int rounds = run.deepening_rounds;
+    const std::string induction = run.induction_note;
     run = std::move(deeper);
+    run.induction_note = induction;
     run.steps = steps;
     run.depth_limit_used = depth;
     run.deepening_rounds = rounds;

@@ -1,0 +1,81 @@
+// Induction (issue 13; tests/fixtures/induction; docs/depth-limit.md, "Coupled loops"): loops
+// of the two versions coupled by an invariant proved inductive over their bodies make a method
+// EQ for every trip count; a relation that holds at the entries but not after an iteration, a
+// difference after many iterations or an exception in one version only is never proved.
+#include "cli/support.hpp"
+
+namespace cli_test {
+namespace {
+
+class Induction : public ::testing::TestWithParam<std::string> {
+ protected:
+  JsonRun run(const std::string& method, std::vector<std::string> extra = {}) {
+    std::vector<std::string> a = {"--method", method, "--timeout", "20", "--arith", GetParam()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    a.push_back(fixtureClass("induction", "old", "induction", "Loops"));
+    a.push_back(fixtureClass("induction", "new", "induction", "Loops"));
+    return runJson(a);
+  }
+  void expectProved(const std::string& method, const std::string& relation) {
+    JsonRun j = run(method);
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+    EXPECT_EQ(j.json["decided_by"].string, "induction") << j.run.out;
+    EXPECT_NE(j.json["induction_note"].string.find(relation), std::string::npos) << j.run.out;
+    // Without induction the loops are unrolled: the paper's iterations cannot finish them.
+    JsonRun off = run(method, {"--induction", "off", "--deepen", "off"});
+    ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+    EXPECT_NE(off.json["result"].string, "EQ") << off.run.out;
+    EXPECT_TRUE(off.json["induction_note"].type == Json::Type::Null) << off.run.out;
+  }
+  void expectNeverProved(const std::string& method) {
+    JsonRun j = run(method);
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_NE(j.json["result"].string, "EQ") << j.run.out;
+    EXPECT_NE(j.json["decided_by"].string, "induction") << j.run.out;
+  }
+};
+
+TEST_P(Induction, ALockStepLoopWithAnOffsetIsEqForEveryTripCount) {
+  expectProved("offset", "c(old) - c(new) == -1");
+}
+
+TEST_P(Induction, AReturnInsideTheLoopsReturnsEqualValuesAtTheSameIteration) { expectProved("early", "i(old) == i(new)"); }
+
+TEST_P(Induction, AnExceptionInsideTheLoopsIsThrownAtTheSameIteration) { expectProved("divides", "s(old) == s(new)"); }
+
+TEST_P(Induction, ARelationThatHoldsAtTheEntriesButIsNotInductiveIsRejected) {
+  // x(old) == x(new) == 0 at the entries; after one iteration 1 vs 2.
+  JsonRun j = run("drift");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  const std::string note = j.json["induction_note"].string;
+  EXPECT_EQ(note.rfind("not proved", 0), 0u) << note;
+  EXPECT_EQ(note.find("x(old) == x(new)"), std::string::npos) << "x's equality kept as inductive: " << note;
+}
+
+TEST_P(Induction, ADifferenceAfterTheDepthLimitIsNeverEq) {
+  // Equal for 25 iterations, then +2 against +1: the per-iteration paths differ under any
+  // relation of c, so no invariant holds; deepening reaches the 26th iteration.
+  expectNeverProved("lateDiff");
+}
+
+TEST_P(Induction, AnExceptionInOneVersionOnlyIsNeverEq) {
+  // n == 1, d == 0: the old version divides by zero, the new one returns 100.
+  expectNeverProved("throwsLate");
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, Induction, ::testing::Values("math", "java"));
+
+TEST(InductionOption, IsCheckedAndDocumented) {
+  CliRun bad = runCli({"--induction", "yes", fixtureClass("induction", "old", "induction", "Loops"),
+                       fixtureClass("induction", "new", "induction", "Loops")});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--induction: must be on or off, not 'yes'"), std::string::npos) << bad.err;
+  CliRun help = runCli({"--help"});
+  EXPECT_NE(help.out.find("--induction"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--split-time"), std::string::npos) << help.out;
+}
+
+}  // namespace
+}  // namespace cli_test

@@ -7,7 +7,9 @@ from . import truth as truthm
 from .majority import CLASSES, UNDECIDED, majority
 
 
-MECHANISMS = ("solver", "math", "replay", "search")
+MECHANISMS = ("solver", "math", "induction", "deepening", "replay", "search")
+# Mechanisms that are proofs (the others rest on a concrete witness, a best effort).
+PROOF_MECHANISMS = ("solver", "math", "induction", "deepening")
 
 
 class ReportError(Exception):
@@ -128,7 +130,11 @@ class Study:
         return ({s: v / n for s, v in sums.items()} if n else {}), n
 
     def run_mechanisms(self, key):
-        """run id -> what decided the run's EQ/NEQ result: 'solver', 'replay' or 'search'.
+        """run id -> what decided the run's EQ/NEQ result (one of MECHANISMS).
+
+        Runs written by an engine of schema 6 or later say it themselves (table `decision`:
+        'induction' for loops coupled by an inductive invariant, 'deepening' for a result of a
+        deeper round, 'identical' and 'precheck' counted as the solver's). For other runs:
 
         An EQ result is always the solver's (every partition proved equivalent). A NEQ result is the
         solver's if some NEQ partition of the reported iteration was proved by the Neq-query without
@@ -137,6 +143,7 @@ class Study:
         partition and that replayed to a difference ('replay'), or one the witness search found for an
         undecided partition ('search'). Runs with any other result are absent."""
         runs = {rid: res for rid, _c, _e, res, _rt, _h in self.runs[key] if res in ("EQ", "NEQ")}
+        told = self._decisions(list(runs))
         out = {rid: "solver" for rid, res in runs.items() if res == "EQ"}
         neq = [rid for rid, res in runs.items() if res == "NEQ"]
         seen = defaultdict(set)
@@ -146,6 +153,19 @@ class Study:
             by = seen.get(rid, set())
             # A NEQ without a NEQ partition can only come from the signature pre-check: the solver's side.
             out[rid] = next((m for m in MECHANISMS if m in by), "solver")
+        for rid, by in told.items():
+            out[rid] = by if by in MECHANISMS else "solver"
+        return out
+
+    def _decisions(self, run_ids):
+        """run id -> the engine's decided_by, for the runs that have a `decision` row."""
+        if not self.con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'decision'").fetchone():
+            return {}
+        out = {}
+        for chunk in range(0, len(run_ids), 500):
+            part = run_ids[chunk:chunk + 500]
+            q = "SELECT run_id, decided_by FROM decision WHERE run_id IN (%s)" % ",".join("?" * len(part))
+            out.update({rid: by for rid, by in self.con.execute(q, part) if by})
         return out
 
     def mechanisms(self, key):
@@ -164,7 +184,8 @@ class Study:
             counts[m]["decided"] += 1
             counts[m]["correct" if res == exp else "false"] += 1
         correct = sum(c["correct"] for c in counts.values())
-        return {"by": counts, "correct_with": correct, "correct_without": counts["solver"]["correct"] + counts["math"]["correct"]}
+        return {"by": counts, "correct_with": correct,
+                "correct_without": sum(counts[m]["correct"] for m in PROOF_MECHANISMS)}
 
     def identical_partitions(self, key):
         """EQ partitions of the reported iterations decided without a query (both outputs the same

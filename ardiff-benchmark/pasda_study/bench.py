@@ -6,7 +6,7 @@ import time
 
 from . import paper, study
 from . import truth as truthm
-from .analysis import ReportError
+from .analysis import MECHANISMS, ReportError
 from .majority import CLASSES
 from .report import load_study
 
@@ -56,7 +56,7 @@ def summary(st, tool, timeout):
            f"| correct proofs | {pr['correct']} ({100.0 * pr['correct'] / max(1, pr['cases']):.0f}%) | {_fmt(pc)} |",
            f"| false proofs | {pr['false']} | {_fmt(paper.at(paper.FALSE_PROOFS[tool], timeout))} |"]
     mech = st.mechanisms(key)
-    for m in ("solver", "math", "replay", "search"):
+    for m in MECHANISMS:
         c = mech["by"][m]
         out.append(f"| pairs decided by {m} (correct / false) | {c['decided']} ({c['correct']} / {c['false']}) | - |")
     out.append(f"| correct proofs without replay and search | {mech['correct_without']} | - |")

@@ -19,6 +19,7 @@ TABLES = (
     ("run", "id", {}),
     ("settings", None, {"run_id": "run"}),
     ("deepening", None, {"run_id": "run"}),
+    ("decision", None, {"run_id": "run"}),
     ("warning", None, {"run_id": "run"}),
     ("iteration", "id", {"run_id": "run"}),
     ("partition", "id", {"iteration_id": "iteration"}),

@@ -2,6 +2,7 @@
 from dataclasses import dataclass, field
 
 from . import paper
+from .analysis import MECHANISMS
 from .majority import UNDECIDED
 
 
@@ -51,20 +52,20 @@ def proofs_table(st):
 
 def mechanisms_table(st):
     t = Table("mechanisms", "Pairs decided per mechanism (majority per case)",
-              ["tool", "timeout_s", "solver", "math", "replay", "search", "correct_with", "correct_without",
-               "false_solver", "false_math", "false_replay", "false_search"])
+              ["tool", "timeout_s", *MECHANISMS, "correct_with", "correct_without", *("false_" + m for m in MECHANISMS)])
     for tool, to in st.configs():
         m = st.mechanisms((tool, to))
         by = m["by"]
-        t.rows.append([_tool(tool), _secs(to), by["solver"]["decided"], by["math"]["decided"], by["replay"]["decided"],
-                       by["search"]["decided"], m["correct_with"], m["correct_without"],
-                       by["solver"]["false"], by["math"]["false"], by["replay"]["false"], by["search"]["false"]])
+        t.rows.append([_tool(tool), _secs(to), *(by[k]["decided"] for k in MECHANISMS), m["correct_with"],
+                       m["correct_without"], *(by[k]["false"] for k in MECHANISMS)])
     t.note = ("solver: EQ, or NEQ proved by the Neq-query without abstraction; math: NEQ proved by the Java "
-              "Neq-query with the inputs pinned to a model of the math-model query (--arith java); replay: NEQ resting on a solver "
+              "Neq-query with the inputs pinned to a model of the math-model query (--arith java); induction: EQ "
+              "with the loops of the two versions coupled by an inductive invariant (--induction); deepening: "
+              "decided in a round deeper than the first (--deepen); replay: NEQ resting on a solver "
               "witness of a MAYBE_NEQ partition that replayed to a difference; search: NEQ resting on a witness "
-              "the search found for an undecided partition. correct_without counts the solver's correct proofs "
-              "only: the pairs the two mechanisms decided would otherwise have stayed undecided in that run. "
-              "Not in the paper (its future work).")
+              "the search found for an undecided partition. correct_without counts the proofs (solver, math, "
+              "induction, deepening) only: the pairs replay and search decided would otherwise have stayed "
+              "undecided in that run. Not in the paper (its future work).")
     return t
 
 

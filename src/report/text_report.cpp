@@ -147,7 +147,9 @@ std::string resultLine(const RunResult& run) {
   std::string line = std::string("Result: ") + verdictName(run.result);
   if (!run.settings.arith.empty()) line += " (arithmetic: " + run.settings.arith + ")";
   // The mechanism when it is not the solver's proof on the code as it is (nor the pre-check's).
-  if (!run.decided_by.empty() && run.decided_by != "solver" && run.decided_by != "precheck" && run.decided_by != "identical")
+  const bool decided = run.result == classify::Verdict::EQ || run.result == classify::Verdict::NEQ;
+  if (decided && !run.decided_by.empty() && run.decided_by != "solver" && run.decided_by != "precheck" &&
+      run.decided_by != "identical")
     line += " (decided by: " + run.decided_by + ")";
   if (!run.precheck.empty()) line += " (pre-check: " + firstLine(run.precheck) + ")";
   if (!run.errors.empty()) line += " (error: " + firstLine(run.errors) + ")";

@@ -158,6 +158,13 @@ std::optional<RunResult> Store::loadRun(std::int64_t runId) const {
   s.heap_bound = static_cast<int>(st.integer(22));
   st.reset();
 
+  Stmt decision(db, "SELECT decided_by, induction_note FROM decision WHERE run_id = ?");
+  decision.start(runId);
+  if (decision.step()) {  // runs of a migrated file have none
+    r.decided_by = decision.text(0);
+    r.induction_note = decision.text(1);
+  }
+  decision.reset();
   Stmt deepening(db, "SELECT enabled, depth_limit_used, rounds, note FROM deepening WHERE run_id = ?");
   deepening.start(runId);
   if (deepening.step()) {  // runs of a migrated file have none

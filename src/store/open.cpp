@@ -121,9 +121,10 @@ SchemaState inspect(detail::Db& db) {
   const bool hasVersion = version.step();
   const std::int64_t found = hasVersion ? version.integer(0) : 0;
   version.reset();
-  // Versions 2 to 4 lack only tables (the release-diff tables of version 3, the table `cause`
-  // of version 4, the table `deepening` of version 5): they are migrated (Partial).
-  const bool migratable = hasVersion && found >= 2 && found <= 4;
+  // Versions 2 to 5 lack only tables (the release-diff tables of version 3, the table `cause`
+  // of version 4, the table `deepening` of version 5, the table `decision` of version 6): they
+  // are migrated (Partial).
+  const bool migratable = hasVersion && found >= 2 && found <= 5;
   if (hasVersion && found != kSchemaVersion && !migratable)
     throw StoreError(path, "is a pasda results database of schema version " + std::to_string(found) +
                                "; this pasda-jvm writes version " + std::to_string(kSchemaVersion) +

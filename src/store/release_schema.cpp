@@ -53,11 +53,11 @@ CREATE INDEX IF NOT EXISTS release_method_run ON release_method(run_id);
 )SQL";
 
 bool migrate(Db& db, std::int64_t found) {
-  if (found < 2 || found > 4) return false;
+  if (found < 2 || found > 5) return false;
   // Version 2 -> 3 adds the release tables, 3 -> 4 the table `cause`, 4 -> 5 the table
-  // `deepening`; the caller has just created them (CREATE TABLE IF NOT EXISTS): only the
-  // version is left to set.
-  db.exec("UPDATE schema_version SET version = 5");
+  // `deepening`, 5 -> 6 the table `decision`; the caller has just created them (CREATE TABLE
+  // IF NOT EXISTS): only the version is left to set.
+  db.exec("UPDATE schema_version SET version = 6");
   return true;
 }
 

@@ -51,6 +51,10 @@ CREATE TABLE IF NOT EXISTS deepening(
   depth_limit_used INTEGER NOT NULL,
   rounds INTEGER NOT NULL,
   note TEXT);
+CREATE TABLE IF NOT EXISTS decision(
+  run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,
+  decided_by TEXT NOT NULL,
+  induction_note TEXT);
 CREATE TABLE IF NOT EXISTS warning(
   run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
   position INTEGER NOT NULL,
@@ -155,7 +159,7 @@ CREATE INDEX IF NOT EXISTS runtime_run ON runtime(run_id);
 
 const std::vector<std::string>& tableNames() {
   static const std::vector<std::string> names{
-      "schema_version", "benchmark", "run",   "settings",  "deepening", "warning", "iteration", "partition",
+      "schema_version", "benchmark", "run",   "settings",  "deepening", "decision", "warning", "iteration", "partition",
       "partition_state", "witness", "replay", "cause", "runtime"};
   return names;
 }

@@ -103,6 +103,7 @@ struct Inserts {
         settings(db, "INSERT INTO settings(run_id, tool, run_timeout, solver_timeout_ms, depth_limit, arith, "
                      "heap_bound) VALUES(?,?,?,?,?,?,?)"),
         deepening(db, "INSERT INTO deepening(run_id, enabled, depth_limit_used, rounds, note) VALUES(?,?,?,?,?)"),
+        decision(db, "INSERT INTO decision(run_id, decided_by, induction_note) VALUES(?,?,?)"),
         warning(db, "INSERT INTO warning(run_id, position, message) VALUES(?,?,?)"),
         iteration(db, "INSERT INTO iteration(run_id, iteration, result, has_timed_out, is_depth_limited, "
                       "has_uif, partition_count, runtime, errors, uifs) VALUES(?,?,?,?,?,?,?,?,?,?)"),
@@ -119,7 +120,7 @@ struct Inserts {
         cause(db, "INSERT INTO cause(partition_id, alternative, position, side, line, kind, method, old_code, "
                   "new_code) VALUES(?,?,?,?,?,?,?,?,?)"),
         runtime(db, "INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?,?,?,?,?)") {}
-  Stmt benchmark, run, settings, deepening, warning, iteration, partition, state, witness, replay, cause, runtime;
+  Stmt benchmark, run, settings, deepening, decision, warning, iteration, partition, state, witness, replay, cause, runtime;
 };
 
 std::string joinLines(const std::vector<std::string>& items) {
@@ -202,6 +203,8 @@ std::int64_t writeRun(detail::Db& db, const RunResult& r) {
   const std::int64_t runId = db.lastInsertId();
   ins.settings.run(runId, analysis::toolName(s.tool), s.timeout_s, s.solver_timeout_ms, s.depth_limit, s.arith, s.heap_bound);
   ins.deepening.run(runId, s.deepen, r.depth_limit_used, r.deepening_rounds, nullIfEmpty(r.deepening_note));
+  if (!r.decided_by.empty() || !r.induction_note.empty())
+    ins.decision.run(runId, r.decided_by, nullIfEmpty(r.induction_note));
   for (std::size_t i = 0; i < r.warnings.size(); ++i) ins.warning.run(runId, i, r.warnings[i]);
   for (const IterationResult& it : r.iterations) {
     ins.iteration.run(runId, it.index, classify::verdictName(it.result), it.timed_out, it.depth_limited, it.has_uif,

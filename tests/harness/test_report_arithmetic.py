@@ -16,7 +16,7 @@ EXPECTED = {"A/Eq": "EQ", "A/NEq": "NEQ", "B/Eq": "EQ", "B/NEq": "NEQ", "C/NEq":
 
 
 def add_run(con, case, tool, timeout, result, runtime, *, steps=None, iterations=None, result_iteration=None,
-            harness=False, depth=10, arith="math"):
+            harness=False, depth=10, arith="math", decided_by=None):
     """iterations: list of lists of partition classes (iteration 1, 2, ...)."""
     con.execute("INSERT OR IGNORE INTO benchmark VALUES(?, ?)", (case, EXPECTED[case]))
     errors = (dbm.HARNESS_MARK + " killed by harness") if harness else None
@@ -37,6 +37,8 @@ def add_run(con, case, tool, timeout, result, runtime, *, steps=None, iterations
                         "has_uif_v2, constraint_count, path_condition, output_v1, output_v2, is_depth_limited, "
                         "has_timed_out, runtime, kind_v1, kind_v2, decided_by, lines_v1, lines_v2) VALUES(?,?,?,0,0,0,0,0,"
                         "'true','void','void',0,0,0,'VOID','VOID',?,'','')", (iid, k, cls, by))
+    if decided_by:  # what an engine of schema 6 records
+        con.execute("INSERT INTO decision(run_id, decided_by) VALUES(?, ?)", (rid, decided_by))
     con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', '', ?, 0)", (rid, runtime))
     for step, secs in (steps or {}).items():
         con.execute("INSERT INTO runtime(run_id, topic, task, runtime, step) VALUES(?, 'run', 's', ?, ?)",
@@ -200,6 +202,12 @@ class MechanismTest(_common.TempBenchmark, unittest.TestCase):
         for res, parts in (("NEQ", [("NEQ", "search")]), ("NEQ", [("NEQ", "search")]), ("MAYBE_NEQ", ["MAYBE_NEQ"])):
             add_run(con, "A/NEq", "dse", 10, res, 1.0, iterations=[parts], result_iteration=1)
         add_run(con, "A/Eq", "dse", 10, "MAYBE_NEQ", 1.0, iterations=[["MAYBE_NEQ"]], result_iteration=1)
+        # The engine's own record (table decision) wins over the partitions: induction and
+        # deepening are proofs; 'identical' counts as the solver's.
+        add_run(con, "A/Eq", "ardiff", 10, "EQ", 1.0, iterations=[["EQ"]], result_iteration=1, decided_by="induction")
+        add_run(con, "A/NEq", "ardiff", 10, "NEQ", 1.0, iterations=[[("NEQ", "replay")]], result_iteration=1,
+                decided_by="deepening")
+        add_run(con, "B/Eq", "ardiff", 10, "EQ", 1.0, decided_by="identical")
         con.execute("COMMIT")
         con.close()
         self.st = report.load_study(self.db, self.bench)
@@ -209,6 +217,8 @@ class MechanismTest(_common.TempBenchmark, unittest.TestCase):
         for rid, case, *_ in self.st.runs[("pasda", 10.0)]:
             by_case[case] = self.st.run_mechanisms(("pasda", 10.0)).get(rid)
         self.assertEqual(by_case, {"A/Eq": "solver", "A/NEq": "solver", "B/NEq": "replay", "B/Eq": "search"})
+        told = {case: self.st.run_mechanisms(("ardiff", 10.0)).get(rid) for rid, case, *_ in self.st.runs[("ardiff", 10.0)]}
+        self.assertEqual(told, {"A/Eq": "induction", "A/NEq": "deepening", "B/Eq": "solver"})
 
     def test_counts_with_and_without(self):
         m = self.st.mechanisms(("pasda", 10.0))
@@ -216,6 +226,10 @@ class MechanismTest(_common.TempBenchmark, unittest.TestCase):
         self.assertEqual(m["by"]["replay"], {"decided": 1, "correct": 1, "false": 0})
         self.assertEqual(m["by"]["search"], {"decided": 1, "correct": 0, "false": 1})
         self.assertEqual((m["correct_with"], m["correct_without"]), (3, 2))
+        # The engine's own record (table decision): induction and deepening are proofs.
+        a = self.st.mechanisms(("ardiff", 10.0))
+        self.assertEqual([a["by"][k]["decided"] for k in ("solver", "induction", "deepening")], [1, 1, 1])
+        self.assertEqual((a["correct_with"], a["correct_without"]), (3, 3))
         self.assertEqual(m["correct_with"], self.st.proofs(("pasda", 10.0))["correct"])
         d = self.st.mechanisms(("dse", 10.0))
         self.assertEqual(d["by"]["search"], {"decided": 1, "correct": 1, "false": 0})
@@ -227,6 +241,7 @@ class MechanismTest(_common.TempBenchmark, unittest.TestCase):
         r = rows[("PASDA", 10)]
         self.assertEqual((r["solver"], r["replay"], r["search"], r["correct_with"], r["correct_without"],
                           r["false_search"]), (2, 1, 1, 3, 2, 1))
+        self.assertEqual((rows[("ARDiff", 10)]["induction"], rows[("ARDiff", 10)]["deepening"]), (1, 1))
         self.assertIn(t.name, [x.name for x in tables.all_tables(self.st)])
         from pasda_study import bench
         lines, false = bench.summary(self.st, "pasda", 10.0)

@@ -27,6 +27,8 @@ TEST(RunJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.depth_limit_used, 40);
   EXPECT_EQ(back.deepening_rounds, 4);
   EXPECT_EQ(back.deepening_note, run.deepening_note);
+  EXPECT_EQ(back.decided_by, run.decided_by);
+  EXPECT_EQ(back.induction_note, run.induction_note);
   EXPECT_TRUE(back.settings.deepen);
 }
 

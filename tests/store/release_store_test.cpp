@@ -93,7 +93,7 @@ TEST(ReleaseStore, Version2DatabasesAreMigrated) {
     EXPECT_EQ(st.countRows("run"), 1);
     EXPECT_EQ(st.countRows("release_diff"), 0);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "6\n");
   ReleaseStore rs(tmp.path());
   rs.begin(sampleDiff());
   EXPECT_EQ(sql(tmp.path(), "SELECT count(*) FROM release_diff"), "1\n");
@@ -122,7 +122,7 @@ TEST(ReleaseStore, Version3DatabasesGetTheCauseTable) {
     ASSERT_EQ(loaded->iterations.at(0).partitions.at(1).causes.size(), 2u);
     EXPECT_EQ(loaded->iterations[0].partitions[1].causes[0].lines.at(0).line, 42);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "6\n");
 }
 
 TEST(ReleaseStore, Version4DatabasesGetTheDeepeningTable) {
@@ -148,8 +148,36 @@ TEST(ReleaseStore, Version4DatabasesGetTheDeepeningTable) {
     EXPECT_EQ(loaded->deepening_rounds, 4);
     EXPECT_TRUE(loaded->settings.deepen);
   }
-  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "5\n");
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "6\n");
   EXPECT_EQ(sql(tmp.path(), "SELECT enabled, depth_limit_used, rounds FROM deepening"), "1|40|4\n");
+}
+
+TEST(ReleaseStore, Version5DatabasesGetTheDecisionTable) {
+  TempDb tmp("migrate5");
+  {
+    Store st(tmp.path());
+    st.appendRun(sampleRun());
+  }
+  // What version 5 wrote: no table `decision`.
+  sql(tmp.path(), "DROP TABLE decision; UPDATE schema_version SET version = 5");
+  {
+    Store st(tmp.path());
+    EXPECT_EQ(st.countRows("run"), 1);
+    EXPECT_EQ(st.countRows("decision"), 0);
+    auto old = st.loadRun(st.runIds().at(0));  // a run of the old file: no decision row
+    ASSERT_TRUE(old.has_value());
+    EXPECT_EQ(old->decided_by, "");
+    pasda::analysis::RunResult r = sampleRun("-v6");
+    r.decided_by = "induction";
+    r.induction_note = "proved: loop pair 1 (old pc 4, new pc 4): invariant i(old) == i(new)";
+    const auto id = st.appendRun(r);
+    EXPECT_EQ(st.countRows("decision"), 1);
+    auto loaded = st.loadRun(id);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(loaded->decided_by, "induction");
+    EXPECT_EQ(loaded->induction_note, r.induction_note);
+  }
+  EXPECT_EQ(sql(tmp.path(), "SELECT version FROM schema_version"), "6\n");
 }
 
 }  // namespace

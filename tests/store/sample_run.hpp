@@ -124,6 +124,8 @@ inline analysis::RunResult sampleRun(const std::string& tag = "") {
   r.depth_limit_used = 40;
   r.deepening_rounds = 4;
   r.deepening_note = "the round at depth 80 did not complete (TIMEOUT, timed out); the result of depth 40 stands";
+  r.decided_by = "solver";
+  r.induction_note = "not proved (MAYBE_NEQ): loop pair 1 (old pc 4, new pc 4): invariant n(old) == n(new)";
   r.precheck = "";
   r.errors = "";
   r.warnings = {"helper Demo.h(I)I abstracted", "second \"quoted\" warning"};

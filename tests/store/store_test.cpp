@@ -94,6 +94,8 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.depth_limit_used, b.depth_limit_used);
   EXPECT_EQ(a.deepening_rounds, b.deepening_rounds);
   EXPECT_EQ(a.deepening_note, b.deepening_note);
+  EXPECT_EQ(a.decided_by, b.decided_by);
+  EXPECT_EQ(a.induction_note, b.induction_note);
   EXPECT_EQ(s.arith, t.arith);
   EXPECT_EQ(s.solver_timeout_ms, t.solver_timeout_ms);
   EXPECT_EQ(s.heap_bound, t.heap_bound);

@@ -42,8 +42,8 @@ inline constexpr std::int32_t kApplicationId = 0x70617364;
 
 /// Schema version written to table `schema_version`; opening a database with another
 /// version is a StoreError.
-inline constexpr int kSchemaVersion = 5;  // 2: covered lines as partition.lines_v1/v2; 3: release diffs; 4: cause;
-                                          // 5: deepening
+inline constexpr int kSchemaVersion = 6;  // 2: covered lines as partition.lines_v1/v2; 3: release diffs; 4: cause;
+                                          // 5: deepening; 6: decision
 
 /// One connection to a results database. Not thread-safe; use one Store per thread or process.
 /// Several Stores (in any processes) may append to the same file at once.

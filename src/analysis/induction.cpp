@@ -14,12 +14,14 @@ using symexec::Clock;
 
 namespace {
 
-/// The outermost summarisable loops of one version's compared method whose reads are locals only.
-std::vector<diff::LoopSummary> outermostLoops(const jvm::ClassFile& cf, const std::string& name, const std::string& desc) {
+/// The outermost summarisable loops of one version's compared method; `why` gets the reasons of
+/// the loops that are not.
+std::vector<diff::LoopSummary> outermostLoops(const jvm::ClassFile& cf, const std::string& name, const std::string& desc,
+                                              const Abstraction& abs, std::vector<std::string>& why) {
   std::vector<diff::LoopSummary> out;
   const jvm::Method* m = cf.findMethod(name, desc);
   if (!m) return out;
-  for (diff::LoopSummary& l : diff::summarisableLoops(cf, *m))
+  for (diff::LoopSummary& l : diff::summarisableLoops(cf, *m, &why, &abs.helpers))
     if (l.depth == 0) out.push_back(std::move(l));
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.header_pc < b.header_pc; });
   return out;
@@ -39,15 +41,37 @@ symexec::LoopSummaryHook hookOf(const diff::LoopSummary& l) {
 
 }  // namespace
 
-std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p) {
-  const std::vector<diff::LoopSummary> oldLoops = outermostLoops(p.old_cls, p.name, p.old_descriptor);
-  const std::vector<diff::LoopSummary> newLoops = outermostLoops(p.new_cls, p.name, p.new_descriptor);
+/// Is the loop with header `pc` inside one of the abstracted regions of version `v`'s method?
+bool insideRegion(const diff::MatchResult* match, const Abstraction& abs, const std::string& method, pasda::Version v,
+                  std::uint32_t pc) {
+  if (!match) return false;
+  for (const diff::Region& r : match->regions)
+    if (abs.regions.count(r.id) && r.method == method && r.start_pc[v] <= pc && pc < r.exit_pc[v]) return true;
+  return false;
+}
+
+std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p, const diff::MatchResult* match,
+                                                 const Abstraction& abs, std::string* why) {
+  std::vector<std::string> reasons;
+  std::vector<diff::LoopSummary> oldLoops = outermostLoops(p.old_cls, p.name, p.old_descriptor, abs, reasons);
+  std::vector<diff::LoopSummary> newLoops = outermostLoops(p.new_cls, p.name, p.new_descriptor, abs, reasons);
+  // Loops in abstracted regions (unchanged whole loops) are functions of the regions already.
+  const std::string method = p.name + ":" + p.descriptor;
+  std::erase_if(oldLoops, [&](const auto& l) { return insideRegion(match, abs, method, pasda::Version::kOld, l.header_pc); });
+  std::erase_if(newLoops, [&](const auto& l) { return insideRegion(match, abs, method, pasda::Version::kNew, l.header_pc); });
   std::vector<symexec::CoupledLoop> out;
-  if (oldLoops.empty() || oldLoops.size() != newLoops.size()) return out;
+  auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return std::vector<symexec::CoupledLoop>{};
+  };
+  if (!reasons.empty()) return fail("a loop cannot be summarised: " + reasons.front());
+  if (oldLoops.empty()) return fail("");
+  if (oldLoops.size() != newLoops.size())
+    return fail("the versions have " + std::to_string(oldLoops.size()) + " and " + std::to_string(newLoops.size()) + " loops");
   for (std::size_t i = 0; i < oldLoops.size(); ++i) {
     // Loops over arrays need the arrays' contents as loop state: not coupled (yet).
-    if (!oldLoops[i].ref_reads.empty() || !newLoops[i].ref_reads.empty()) return {};
-    if (oldLoops[i].exits.size() != newLoops[i].exits.size()) return {};
+    if (!oldLoops[i].ref_reads.empty() || !newLoops[i].ref_reads.empty()) return fail("a loop reads an array or a reference");
+    if (oldLoops[i].exits.size() != newLoops[i].exits.size()) return fail("two loops have different numbers of exits");
     symexec::CoupledLoop c;
     c.pair = static_cast<int>(i) + 1;
     c.method[pasda::Version::kOld] = p.old_name + "." + p.name + ":" + p.old_descriptor;
@@ -63,8 +87,45 @@ bool proveByInduction(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
   if (!o.induction || o.mode != Tool::Pasda) return false;
   IterationPlan plan;
-  plan.coupled = couplableLoops(env.prepared);
-  if (plan.coupled.empty()) return false;
+  // Unchanged whole loops are shared functions of their inputs (PASDA's regions), identical
+  // pure helpers shared functions of their arguments: loops of the versions may contain them.
+  diff::MatchResult match;
+  try {
+    const Prepared& p = env.prepared;
+    match = diff::match(p.orig_old, p.orig_new, p.name + ":" + p.descriptor);
+  } catch (const std::exception&) {
+    match = diff::MatchResult{};
+  }
+  for (const std::string& h : match.pure_helpers) plan.abs.helpers.insert(h);
+  // The unchanged loops nested in the compared method's outermost loops, not those: an
+  // outermost loop is coupled with its partner instead (unchanged code given different inputs,
+  // c = 0 against c = 1 before it, has no shared function to be but may keep an offset).
+  {
+    const Prepared& p = env.prepared;
+    std::vector<std::uint32_t> outer[2];
+    for (pasda::Version v : pasda::kBothVersions) {
+      const jvm::ClassFile& cf = v == pasda::Version::kOld ? p.old_cls : p.new_cls;
+      const std::string& desc = v == pasda::Version::kOld ? p.old_descriptor : p.new_descriptor;
+      if (const jvm::Method* m = cf.findMethod(p.name, desc))
+        for (const diff::LoopSummary& l : diff::summarisableLoops(cf, *m, nullptr, &plan.abs.helpers))
+          if (l.depth == 0) outer[static_cast<int>(v)].push_back(l.header_pc);
+    }
+    const std::string method = p.name + ":" + p.descriptor;
+    for (const diff::Region& r : match.regions) {
+      if (!r.whole_loop || !diff::worthAbstracting(r) || r.method != method) continue;
+      bool holdsOuter = false;
+      for (pasda::Version v : pasda::kBothVersions)
+        for (std::uint32_t h : outer[static_cast<int>(v)]) holdsOuter = holdsOuter || (r.start_pc[v] <= h && h < r.exit_pc[v]);
+      if (!holdsOuter) plan.abs.regions.insert(r.id);
+    }
+  }
+  plan.match = &match;
+  std::string why;
+  plan.coupled = couplableLoops(env.prepared, &match, plan.abs, &why);
+  if (plan.coupled.empty()) {
+    if (!why.empty()) run.induction_note = "not tried: " + why;
+    return false;
+  }
   const Clock::time_point runDeadline = env.deadline;
   if (env.deadline != Clock::time_point::max()) {
     const auto left = env.deadline - Clock::now();
@@ -93,9 +154,13 @@ bool proveByInduction(IterationEnv& env, RunResult& run) {
   }
   env.warnings = warnings;  // (the attempt's own warnings went with it)
   run.steps = steps;  // the attempt's time counts in the run's steps
+  std::map<std::string, int> classes;  // the attempt's partitions by class, e.g. "3 EQ, 1 DEPTH_LIMITED"
+  for (const PartitionResult& p : it.partitions) ++classes[classify::verdictName(p.result)];
+  std::string counts;
+  for (const auto& [cls, n] : classes) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + cls;
   run.induction_note = "not proved (" + std::string(classify::verdictName(it.result)) +
-                       (it.timed_out ? ", timed out" : "") + (it.error.empty() ? "" : ", " + it.error) + ")" +
-                       (invariants.empty() ? "" : ": " + invariants);
+                       (it.timed_out ? ", timed out" : "") + (it.error.empty() ? "" : ", " + it.error) +
+                       (counts.empty() ? "" : "; partitions: " + counts) + ")" + (invariants.empty() ? "" : ": " + invariants);
   return false;
 }
 

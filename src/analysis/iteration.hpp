@@ -133,7 +133,10 @@ std::string decidingMechanism(const RunResult& run, const Options& o);
 
 /// Induction (issue 13, docs/depth-limit.md "Coupled loops"): the outermost loops of the
 /// compared method that may be coupled, in pairs (empty: none, or not as many in both versions).
-std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p);
+/// `why`, if given, says why there are none (empty when the method has no loop).
+/// Loops inside the regions `abs` abstracts are left out; calls of its helpers are allowed in them.
+std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p, const diff::MatchResult* match,
+                                                 const Abstraction& abs, std::string* why = nullptr);
 /// Before the tool's iterations: try to prove the run EQ with its loops coupled, within a share
 /// of the time. true: proved (the run holds that iteration); false: the tool runs as usual.
 bool proveByInduction(IterationEnv& env, RunResult& run);

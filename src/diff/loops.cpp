@@ -37,6 +37,8 @@ struct Facts {
   std::set<std::pair<int, char>> reads, writes;
   std::set<int> ref_reads;
   std::set<std::string> exceptions;
+  std::string cls;                             // the method's class
+  const std::set<std::string>* pure = nullptr;  // its methods the loop may call (name:descriptor)
 };
 
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
@@ -72,6 +74,7 @@ std::string check(const Instruction& in, Facts& f) {
         default: return "reference constant";
       }
     case O::invokestatic:
+      if (f.pure && in.member.owner == f.cls && f.pure->count(in.member.name + ":" + in.member.descriptor)) return "";
       if (!pureJdkCall(in.member)) return "calls " + in.member.owner + "." + in.member.name;
       f.exceptions.insert("java/lang/ArithmeticException");  // (Math.toIntExact & co.)
       return "";
@@ -98,11 +101,10 @@ char returnKind(Opcode op) {
 }
 
 /// The summary of one loop, or why it has none.
-std::string summarise(const MethodFacts& F, int header, const std::vector<int>& body, LoopSummary& out) {
+std::string summarise(const MethodFacts& F, int header, const std::vector<int>& body, Facts& facts, LoopSummary& out) {
   if (F.depth[static_cast<std::size_t>(header)] != 0) return "operand stack not empty at the header";
   std::set<int> in(body.begin(), body.end());
   in.insert(header);
-  Facts facts;
   std::set<std::uint32_t> exits;
   for (int i : in) {
     const Instruction& insn = F.at(i);
@@ -129,7 +131,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
 }  // namespace
 
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
-                                           std::vector<std::string>* why) {
+                                           std::vector<std::string>* why, const std::set<std::string>* pureCalls) {
   std::vector<LoopSummary> out;
   if (!m.code) return out;
   MethodFacts F;
@@ -142,7 +144,10 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
   if (!F.depth_ok) return out;
   for (const auto& [header, body] : F.loops) {
     LoopSummary s;
-    if (std::string no = summarise(F, header, body, s); !no.empty()) {
+    Facts facts;
+    facts.cls = cf.name();
+    facts.pure = pureCalls;
+    if (std::string no = summarise(F, header, body, facts, s); !no.empty()) {
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;
     }

@@ -25,7 +25,7 @@ namespace pasda::symexec {
 namespace {
 
 /// Bounds of one proof: paths of one body iteration, and the exploration of one body.
-constexpr std::size_t kMaxBodyPaths = 64;
+constexpr std::size_t kMaxBodyPaths = 1024;
 constexpr std::uint64_t kMaxBodySteps = 100'000;
 constexpr int kBodyDepthLimit = 64;
 /// Candidates over more variables than this are not tried (the queries grow quadratically).
@@ -91,18 +91,32 @@ const CoupledLoop* LoopCoupler::at(const Frame& f) {
   return it->second;
 }
 
-std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopState& entry) const {
+std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopState& entry, bool aligned) {
   struct Var {
     Version v;
     int slot;
     Term e;
+    std::string name;
+    bool written;
   };
   std::vector<Var> vars;
-  for (Version v : kBothVersions)
+  for (Version v : kBothVersions) {
+    const MethodInfo* m = method(v, c);
+    std::set<int> written;
+    for (auto [slot, kind] : c.loop[v].writes) written.insert(slot);
     for (auto [slot, kind] : variables(c.loop[v])) {
       auto it = entry[v].find(slot);
-      if (it != entry[v].end() && it->second) vars.push_back({v, slot, it->second});
+      if (it != entry[v].end() && it->second)
+        vars.push_back({v, slot, it->second, slotName(m, slot, c.loop[v].header_pc), written.count(slot) > 0});
     }
+  }
+  // Aligned: a variable of one version with its namesake of the other (or the same slot
+  // without names), and the variables of one version the loop does not write with each other.
+  auto related = [&](const Var& x, const Var& y) {
+    if (!aligned) return true;
+    if (x.v == y.v) return !x.written && !y.written;
+    return x.name == y.name;
+  };
   std::vector<Conjunct> out;
   for (const Var& x : vars)
     if (tm_.isLit(x.e)) out.push_back({Conjunct::Kind::Constant, x.v, x.v, x.slot, 0, x.e});
@@ -111,7 +125,9 @@ std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopSt
     for (std::size_t j = i + 1; j < vars.size(); ++j) {
       const Var &x = vars[i], &y = vars[j];
       const Sort s = tm_.sort(x.e);
-      if (s != tm_.sort(y.e)) continue;
+      if (s != tm_.sort(y.e) || !related(x, y)) continue;
+      // Two constants that the loop does not change: their Constant conjuncts say it all.
+      if (tm_.isLit(x.e) && tm_.isLit(y.e) && !x.written && !y.written) continue;
       if (out.size() >= kMaxCandidates) return out;
       out.push_back({Conjunct::Kind::Equal, x.v, y.v, x.slot, y.slot, Term{}});
       if (!terms::isIntegral(s) && !exactDifferences) continue;  // IEEE differences are not translations
@@ -163,6 +179,9 @@ std::string LoopCoupler::exploreBody(const CoupledLoop& c, Version v, Bodies& b)
   bo.max_array_length = opt_.max_array_length;
   bo.max_steps_per_path = kMaxBodySteps;
   bo.main_class = opt_.main_class;
+  bo.assume_feasible = true;  // the inductiveness queries filter infeasible paths
+  bo.abstracted_methods = opt_.abstracted_methods;  // identical pure helpers: shared functions
+  bo.regions = opt_.regions;                        // unchanged loops inside: shared functions
   bo.stop_at_pcs = h.exits;
   bo.stop_at_pcs.push_back(h.header_pc);
   std::vector<BodyPath>& paths = b.paths[v];
@@ -240,56 +259,175 @@ solver::Status LoopCoupler::query(const std::vector<Term>& facts, const std::vec
   return st;
 }
 
+LoopCoupler::Assumed LoopCoupler::assume(const std::vector<Conjunct>& ks, const LoopState& header) {
+  // Union-find over the loop variables of both versions, by (version, slot).
+  std::map<std::pair<Version, int>, std::pair<Version, int>> parent;
+  auto find = [&](std::pair<Version, int> k) {
+    while (parent.count(k) && parent[k] != k) k = parent[k];
+    return k;
+  };
+  auto var = [&](std::pair<Version, int> k) { return header[k.first].at(k.second); };
+  // Under Java, floating-point values that are the same (Double.equals) may still differ in a
+  // NaN's bits: they are kept as facts, not substituted.
+  auto substitutable = [&](std::pair<Version, int> k) {
+    return tm_.arith() == terms::Arith::Math || !terms::isFloating(tm_.sort(var(k)));
+  };
+  Assumed out;
+  std::map<std::pair<Version, int>, Term> constant;
+  for (const Conjunct& k : ks) {
+    const std::pair<Version, int> x{k.va, k.a}, y{k.vb, k.b};
+    if (k.kind == Conjunct::Kind::Equal && substitutable(x)) {
+      parent.emplace(x, x);
+      parent.emplace(y, y);
+      const auto rx = find(x), ry = find(y);
+      if (rx != ry) parent[std::max(rx, ry)] = std::min(rx, ry);
+    } else if (k.kind == Conjunct::Kind::Constant && substitutable(x)) {
+      parent.emplace(x, x);
+    }
+  }
+  std::vector<Conjunct> rest;
+  for (const Conjunct& k : ks) {
+    const std::pair<Version, int> x{k.va, k.a};
+    if (k.kind == Conjunct::Kind::Constant && substitutable(x)) {
+      auto [it, fresh] = constant.emplace(find(x), k.c);
+      if (!fresh && it->second != k.c) rest.push_back(k);  // (contradictory: kept as a fact)
+    } else if (k.kind != Conjunct::Kind::Equal || !substitutable(x)) {
+      rest.push_back(k);
+    }
+  }
+  for (const auto& [key, up] : parent) {
+    const auto root = find(key);
+    auto c = constant.find(root);
+    const Term to = c != constant.end() ? c->second : var(root);
+    if (to != var(key)) out.sigma.emplace(var(key), to);
+  }
+  // An offset b == a - c whose b is in no class yet becomes a substitution too.
+  for (const Conjunct& k : rest) {
+    const std::pair<Version, int> y{k.vb, k.b};
+    if (k.kind == Conjunct::Kind::Offset && !parent.count(y) && !out.sigma.count(var(y)) && !out.sigma.count(var({k.va, k.a})) &&
+        std::pair<Version, int>{k.va, k.a} != y) {
+      bool usedAsTarget = false;
+      for (const auto& [from, to] : out.sigma) {
+        std::vector<Term> vars;
+        tm_.collectVars(to, vars);
+        usedAsTarget = usedAsTarget || std::find(vars.begin(), vars.end(), var(y)) != vars.end();
+      }
+      if (!usedAsTarget) {
+        const Term a = var({k.va, k.a});
+        out.sigma.emplace(var(y), tm_.sub(out.sigma.count(a) ? out.sigma.at(a) : a, k.c));
+        parent.emplace(y, y);
+        continue;
+      }
+    }
+    out.facts.push_back(instantiate(k, header));
+  }
+  for (Term& f : out.facts) f = out.sigma.empty() ? f : tm_.substitute(f, out.sigma);
+  return out;
+}
+
+bool LoopCoupler::contradictory(Term conj) const {
+  if (auto b = tm_.asBool(conj)) return !*b;
+  std::set<Term> atoms;
+  std::vector<Term> stack{conj};
+  while (!stack.empty()) {
+    const Term t = stack.back();
+    stack.pop_back();
+    if (tm_.op(t) == terms::Op::And) {
+      for (Term c : tm_.node(t).args) stack.push_back(c);
+    } else {
+      atoms.insert(t);
+    }
+  }
+  auto& tm = const_cast<terms::TermManager&>(tm_);
+  for (Term t : atoms)
+    if (atoms.count(tm.lnot(t))) return true;
+  return false;
+}
+
+std::vector<LoopCoupler::PathView> LoopCoupler::view(const std::vector<BodyPath>& paths, const Assumed& a) {
+  auto sub = [&](Term t) { return !t || a.sigma.empty() ? t : tm_.substitute(t, a.sigma); };
+  std::vector<PathView> out;
+  for (const BodyPath& p : paths) {
+    PathView v;
+    v.path = &p;
+    v.pc = tm_.boolLit(true);
+    for (Term c : p.pc) v.pc = tm_.land(v.pc, sub(c));
+    for (const auto& [slot, t] : p.post) v.post[slot] = sub(t);
+    v.ret = sub(p.ret);
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::optional<bool> LoopCoupler::dropFailing(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>& assumed,
+                                             const std::function<bool(const BodyPath&, const BodyPath&)>& select) {
+  const Assumed a = assume(assumed, b.header);
+  const std::vector<PathView> olds = view(b.paths[Version::kOld], a), news = view(b.paths[Version::kNew], a);
+  for (const PathView& p : olds) {
+    if (auto f = tm_.asBool(p.pc); f && !*f) continue;
+    for (const PathView& q : news) {
+      if (!select(*p.path, *q.path)) continue;
+      Term pcs = tm_.land(p.pc, q.pc);
+      if (contradictory(pcs)) continue;
+      LoopState post;
+      post[Version::kOld] = p.post;
+      post[Version::kNew] = q.post;
+      const std::vector<Term> goal = all(ks, post);
+      Term conj = tm_.boolLit(true);
+      for (Term g : goal) conj = tm_.land(conj, g);
+      if (auto t = tm_.asBool(conj); t && *t) continue;
+      std::vector<Term> facts = a.facts;
+      facts.push_back(pcs);
+      facts.push_back(tm_.lnot(conj));
+      std::vector<bool> holds;
+      const solver::Status st = query(facts, goal, &holds);
+      if (st == solver::Status::Unsat) continue;
+      // The solver cannot tell (nonlinear, floating point): what does not hold syntactically is
+      // dropped — a weaker invariant, never a wrong one.
+      if (st != solver::Status::Sat) {
+        holds.clear();
+        for (Term g : goal) holds.push_back(tm_.asBool(g).value_or(false));
+      }
+      std::vector<Conjunct> kept;
+      for (std::size_t i = 0; i < ks.size(); ++i)
+        if (holds[i]) kept.push_back(ks[i]);
+      if (kept.size() == ks.size()) return std::nullopt;  // a model falsifies the conjunction but no conjunct
+      ks = std::move(kept);
+      return true;
+    }
+  }
+  return false;
+}
+
 bool LoopCoupler::houdini(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>* assumed,
                           const std::function<bool(const BodyPath&, const BodyPath&)>& select) {
   for (std::size_t round = 0; round <= ks.size() + 1; ++round) {
-    bool dropped = false;
-    for (const BodyPath& p : b.paths[Version::kOld]) {
-      for (const BodyPath& q : b.paths[Version::kNew]) {
-        if (!select(p, q)) continue;
-        std::vector<Term> facts = all(assumed ? *assumed : ks, b.header);
-        facts.insert(facts.end(), p.pc.begin(), p.pc.end());
-        facts.insert(facts.end(), q.pc.begin(), q.pc.end());
-        LoopState post;
-        post[Version::kOld] = p.post;
-        post[Version::kNew] = q.post;
-        const std::vector<Term> goal = all(ks, post);
-        Term conj = tm_.boolLit(true);
-        for (Term g : goal) conj = tm_.land(conj, g);
-        if (auto t = tm_.asBool(conj); t && *t) continue;
-        facts.push_back(tm_.lnot(conj));
-        std::vector<bool> holds;
-        const solver::Status st = query(facts, goal, &holds);
-        if (st == solver::Status::Unsat) continue;
-        if (st != solver::Status::Sat) return false;
-        std::vector<Conjunct> kept;
-        for (std::size_t i = 0; i < ks.size(); ++i)
-          if (holds[i]) kept.push_back(ks[i]);
-        if (kept.size() == ks.size()) return false;  // a model falsifies the conjunction but no conjunct
-        ks = std::move(kept);
-        dropped = true;
-        break;
-      }
-      if (dropped) break;
-    }
-    if (!dropped) return true;
+    const std::optional<bool> dropped = dropFailing(b, ks, assumed ? *assumed : ks, select);
+    if (!dropped) return false;
+    if (!*dropped) return true;
   }
   return false;
 }
 
 bool LoopCoupler::outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks) {
-  for (const BodyPath& p : b.paths[Version::kOld])
-    for (const BodyPath& q : b.paths[Version::kNew]) {
-      std::vector<Term> facts = all(ks, b.header);
-      facts.insert(facts.end(), p.pc.begin(), p.pc.end());
-      facts.insert(facts.end(), q.pc.begin(), q.pc.end());
+  const Assumed a = assume(ks, b.header);
+  const std::vector<PathView> olds = view(b.paths[Version::kOld], a), news = view(b.paths[Version::kNew], a);
+  for (const PathView& pv : olds)
+    for (const PathView& qv : news) {
+      const BodyPath &p = *pv.path, &q = *qv.path;
+      Term pcs = tm_.land(pv.pc, qv.pc);
+      if (contradictory(pcs)) continue;
+      std::vector<Term> facts = a.facts;
+      facts.push_back(pcs);
       const bool together = !p.cut && !q.cut && p.back == q.back && (p.back || p.outcome == q.outcome);
       if (!together) {
         if (query(facts, {}, nullptr) != solver::Status::Unsat) return false;
         continue;
       }
-      if (!p.back && p.outcome.kind == LoopOutcome::Kind::Return && p.ret && q.ret) {
-        facts.push_back(tm_.lnot(tm_.same(p.ret, q.ret)));
+      if (!p.back && p.outcome.kind == LoopOutcome::Kind::Return && pv.ret && qv.ret) {
+        Term same = tm_.same(pv.ret, qv.ret);
+        if (auto t = tm_.asBool(same); t && *t) continue;
+        facts.push_back(tm_.lnot(same));
         if (query(facts, {}, nullptr) != solver::Status::Unsat) return false;
       }
     }

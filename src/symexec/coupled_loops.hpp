@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <unordered_map>
 #include <map>
 #include <optional>
 #include <set>
@@ -57,7 +58,10 @@ class LoopCoupler {
   /// Candidate conjuncts over the two loops' variables given their entry values: equalities of
   /// variables of one sort, offsets between integral ones whose entry difference folds to a
   /// literal, and variables whose entry value is a literal.
-  std::vector<Conjunct> candidates(const CoupledLoop& c, const LoopState& entry) const;
+  /// `aligned`: only variables of one name (the same slot without names) across the versions,
+  /// and variables the loops do not write within a version — the relations lock-step code
+  /// usually keeps, tried first; otherwise every pair of one sort.
+  std::vector<Conjunct> candidates(const CoupledLoop& c, const LoopState& entry, bool aligned);
   Term instantiate(const Conjunct& k, const LoopState& st);
 
   struct Proof {
@@ -90,6 +94,26 @@ class LoopCoupler {
     PerVersion<std::vector<BodyPath>> paths;
     std::string failure;  // "" when both bodies were explored completely
   };
+  /// Conjuncts assumed at the header, as the substitution their equalities and constants
+  /// define (a variable by its class's representative: a literal, or one variable of the
+  /// class; an offset's variable by the other's term) and the facts it does not encode. A
+  /// formula with the conjuncts is satisfiable exactly when its substitution with the facts
+  /// is: the substituted variables take the values the conjuncts give them.
+  struct Assumed {
+    std::unordered_map<Term, Term, terms::TermHash> sigma;
+    std::vector<Term> facts;
+  };
+  /// A body path under an Assumed: its path condition, post state and returned value substituted.
+  struct PathView {
+    const BodyPath* path = nullptr;
+    Term pc;
+    std::map<int, Term> post;
+    Term ret;
+  };
+  Assumed assume(const std::vector<Conjunct>& ks, const LoopState& header);
+  /// A conjunction with an atom and its negation (two paths that branch apart on equal terms).
+  bool contradictory(Term conj) const;
+  std::vector<PathView> view(const std::vector<BodyPath>& paths, const Assumed& a);
   const Bodies& bodies(const CoupledLoop& c);
   std::string exploreBody(const CoupledLoop& c, Version v, Bodies& b);
   /// Satisfiability of `facts` on the proof solver; after Sat, `probe`'s values in the model
@@ -99,6 +123,10 @@ class LoopCoupler {
   /// `assumed` at the header (null: `ks` itself, the inductive case).
   bool houdini(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>* assumed,
                const std::function<bool(const BodyPath&, const BodyPath&)>& select);
+  /// One round of houdini: the first pair of paths `select` accepts at whose ends `ks` fails
+  /// drops what fails there. nullopt: the solver could not tell.
+  std::optional<bool> dropFailing(const Bodies& b, std::vector<Conjunct>& ks, const std::vector<Conjunct>& assumed,
+                                  const std::function<bool(const BodyPath&, const BodyPath&)>& select);
   bool outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks);
   std::vector<Term> all(const std::vector<Conjunct>& ks, const LoopState& st);
 

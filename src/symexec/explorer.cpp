@@ -130,6 +130,22 @@ std::optional<bool> Explorer::branch(State& s, Term cond, bool isCounted) {
     return d;
   }
   Term neg = tm_.lnot(cond);
+  if (opt_.assume_feasible) {
+    if (isCounted) {
+      if (s.depth >= opt_.depth_limit) {
+        cutPath(s, Cut::Decisions);
+        return std::nullopt;
+      }
+      s.depth += 1;
+    }
+    State& other = queueReplay(s, 1);
+    other.pc.push_back(cond);
+    other.model = nullptr;
+    s.pc.push_back(neg);
+    s.model = nullptr;
+    s.decisions.push_back(false);
+    return false;
+  }
   // A model of the current path condition decides one direction without the solver.
   std::optional<bool> byModel = s.model ? evalUnder(cond, *s.model) : std::nullopt;
   solver::CheckResult rt, rf;

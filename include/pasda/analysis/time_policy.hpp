@@ -23,7 +23,7 @@ struct TimePolicy {
 
   // Induction (Options::induction): the attempt before the iterations may use this share of
   // the time left; the iterations get the rest.
-  double induction_share = 0.3;
+  double induction_share = 0.5;
 
   // ARDiff's H1 (quantified queries) after an undecided iteration with abstractions.
   unsigned h1_query_cap_ms = 500;  // one query (or the solver timeout when smaller)

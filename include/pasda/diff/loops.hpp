@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,8 +29,11 @@ struct LoopSummary {
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is
-/// never reached). `why`, if given, receives one line per rejected loop.
+/// never reached). `why`, if given, receives one line per rejected loop. `pureCalls`, if given:
+/// static methods of the class ("name:descriptor") the loops may call too — methods whose calls
+/// the caller replaces by functions of their arguments (pure helpers, docs/matcher.md).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
-                                           std::vector<std::string>* why = nullptr);
+                                           std::vector<std::string>* why = nullptr,
+                                           const std::set<std::string>* pureCalls = nullptr);
 
 }  // namespace pasda::diff

@@ -129,6 +129,10 @@ struct ExecOptions {
   /// Executor::exploreFrom: a path of the entry frame ends when it reaches one of these pcs
   /// after its first instruction (RawPartition::stopped_at).
   std::vector<std::uint32_t> stop_at_pcs;
+  /// Take both directions of every branch the constants do not decide, without a feasibility
+  /// query (paths may be infeasible: for explorations whose paths a later query filters, such
+  /// as a loop body's from a symbolic header state).
+  bool assume_feasible = false;
 };
 
 /// What one version (or the entry method) did on a path.

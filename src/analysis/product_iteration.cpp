@@ -192,7 +192,7 @@ void ProductIteration::explore(IterationResult& it, StepTimes& steps) {
   classifier_ = std::make_unique<PartitionClassifier>(tm_, inputs_, p.name, classifierLimits(o_, so_.timeout_ms, env_.deadline));
   classifier_->setOwner(!p.is_static && !p.is_constructor, p.orig_old_name);
   witnesses_ = std::make_unique<WitnessStage>(env_, program_, *run_, inputs_, tm_);
-  if (!plan_.abs.empty()) witnesses_->enableConcreteSearch(eo_, run_args_);
+  witnesses_->enableConcreteSearch(eo_, run_args_);
   explainer_ = std::make_unique<Explainer>(env_, program_, *run_, inputs_, tm_, eo_, run_args_);
   if (wantH1()) h1_ = std::make_unique<H1Summaries>(tm_);
   symexec::ExecStats stats = ex.explore(*run_, run_args_, inputs_.constraints,

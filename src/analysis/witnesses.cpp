@@ -149,6 +149,7 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   renv_.session = o.jvm_session.get();
   double total = o.timeout_s * o.search_share;
   search_left_s_ = std::min(total, o.time.search_cap_s);
+  deep_search_left_s_ = std::min(o.timeout_s * o.time.deep_search_share, o.time.deep_search_cap_s);
 }
 
 std::vector<witness::InputValue> WitnessStage::valuesOf(const std::vector<Term>& model) const {
@@ -181,7 +182,12 @@ witness::SearchProblem WitnessStage::problem(const symexec::RawPartition& raw, C
 
 void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model,
                            const std::vector<witness::InputValue>& refs, const witness::CallContext& context) {
-  if (!enabled_ || raw.depth_limited || !raw.product_compare) return;
+  if (!enabled_) return;
+  if (raw.depth_limited) {
+    searchBeyondTheLimit(raw, r, model);
+    return;
+  }
+  if (!raw.product_compare) return;
   const bool effects = !raw.old_effect.state.empty() || !raw.new_effect.state.empty();
   const bool statics = context.statics.ref == witness::InputValue::Ref::Object;
   if (has_references_ || effects || instance_ || statics) {
@@ -232,7 +238,9 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
       r.result = Verdict::NEQ;
       r.decided_by = "replay";
     }
-    return;
+    // A MAYBE_NEQ whose model does not replay to a difference (an inexact function's model
+    // value is not the real one) is searched like an undecided partition.
+    if (r.result != Verdict::MAYBE_NEQ || rep.differs) return;
   }
   if (r.result != Verdict::UNKNOWN && r.result != Verdict::MAYBE_EQ && r.result != Verdict::MAYBE_NEQ) return;
   // An abstracted partition whose outputs were proved equal (MAYBE_EQ: only its reachability is
@@ -261,6 +269,39 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     rep.note += (rep.note.empty() ? "" : "; ") +
                 std::string("found by concrete search: the programs differ on this input, which need not lie on "
                             "this (abstracted) partition's path");
+  r.replays.push_back(rep);
+  r.result = Verdict::NEQ;
+  r.decided_by = "search";
+  r.witness.clear();
+  for (std::size_t i = 0; i < found->size(); ++i) {
+    WitnessValue w;
+    w.name = inputs_.names[i];
+    w.type = inputs_.types[i].javaName();
+    w.literal = witness::javaLiteral(inputs_.types[i], (*found)[i]);
+    r.witness.push_back(w);
+  }
+  r.witness_call = javaCall(env_.prepared.name, r.witness);
+  addJvmInputs(r.index, *found);
+}
+
+void WitnessStage::searchBeyondTheLimit(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model) {
+  // Only the decision budget cut the path (a deeper exploration could finish it), the inputs
+  // are primitives, and the partition has no class yet but DEPTH_LIMITED.
+  if (!raw.decision_limited || has_references_ || instance_ || r.result != Verdict::DEPTH_LIMITED) return;
+  const TimePolicy& t = env_.options->time;
+  auto now = Clock::now();
+  const double runLeft = std::chrono::duration<double>(env_.deadline - now).count();
+  const double share = std::min({deep_search_left_s_, t.deep_search_partition_cap_s, runLeft - t.search_reserve_s});
+  if (share <= t.search_min_s) return;
+  const auto deadline = now + secondsOf(share);
+  Replay rep;
+  // The concrete product runs each sample to its end, past the depth limit.
+  std::optional<std::vector<witness::InputValue>> found = searchByReplay(model, deadline, rep);
+  deep_search_left_s_ -= std::chrono::duration<double>(Clock::now() - now).count();
+  if (!found) return;
+  rep.note += (rep.note.empty() ? "" : "; ") +
+              std::string("found by concrete search past the depth limit: the programs differ on this input, which "
+                          "need not lie on this partition's path");
   r.replays.push_back(rep);
   r.result = Verdict::NEQ;
   r.decided_by = "search";

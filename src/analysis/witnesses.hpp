@@ -54,6 +54,9 @@ class WitnessStage {
   std::optional<std::vector<witness::InputValue>> searchByReplay(const std::vector<terms::Term>& model,
                                                                  symexec::Clock::time_point deadline,
                                                                  analysis::Replay& rep);
+  /// A partition cut by the depth limit: inputs sampled around its model are run through the
+  /// concrete product, which no depth limit cuts; a confirmed difference makes it NEQ.
+  void searchBeyondTheLimit(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model);
   /// The unabstracted product path of `vals` confirms a difference at high precision.
   bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);
 
@@ -69,6 +72,7 @@ class WitnessStage {
   bool enabled_ = true;
   bool has_references_ = false;  // an input is a reference: witnesses are replayed in the JVM only
   double search_left_s_ = 0;
+  double deep_search_left_s_ = 0;  // searches past the depth limit (TimePolicy::deep_search_share)
   /// Inputs to replay in the JVM: (partition index, arguments); contexts_ aligned with it.
   std::vector<std::pair<int, std::vector<witness::InputValue>>> jvm_inputs_;
   std::vector<witness::CallContext> contexts_;

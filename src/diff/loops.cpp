@@ -141,7 +141,10 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     if (why) why->push_back(e.what());
     return out;
   }
-  if (!F.depth_ok) return out;
+  if (!F.depth_ok) {
+    if (why && !F.loops.empty()) why->push_back("the operand stack's depths are not known at every instruction");
+    return out;
+  }
   for (const auto& [header, body] : F.loops) {
     LoopSummary s;
     Facts facts;

@@ -30,8 +30,10 @@ def build_parser():
                    help="pasda-jvm --induction: coupled loops proved by induction (default off: the paper's tables)")
     p.add_argument("--split-time", choices=("on", "off"), default="off",
                    help="pasda-jvm --split-time (default off: the paper's tables)")
+    p.add_argument("--deep-search", choices=("on", "off"), default="off",
+                   help="pasda-jvm --deep-search (default off: the paper's tables)")
     p.add_argument("--beyond", action="store_true",
-                   help="the engine beyond the paper: --deepen, --induction and --split-time on")
+                   help="the engine beyond the paper: --deepen, --induction, --split-time and --deep-search on")
     return p
 
 
@@ -90,15 +92,16 @@ def summary(st, tool, timeout):
 def main(argv=None):
     a = build_parser().parse_args(argv)
     if a.beyond:
-        a.deepen = a.induction = a.split_time = "on"
+        a.deepen = a.induction = a.split_time = a.deep_search = "on"
     if not a.db:
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        tag = "".join(f"-{n}" for n, v in (("deepen", a.deepen), ("induction", a.induction), ("split", a.split_time))
-                      if v == "on")
+        tag = "".join(f"-{n}" for n, v in (("deepen", a.deepen), ("induction", a.induction), ("split", a.split_time),
+                                          ("deep", a.deep_search)) if v == "on")
         a.db = os.path.join(a.work, "bench", f"{a.mode}-{a.timeout:g}s{tag}-{stamp}.db")
     run_args = ["--benchmark", a.benchmark, "--tools", a.mode, "--timeouts", f"{a.timeout:g}", "--runs", "1",
                 "--depth-limit", str(a.depth_limit), "--arith", a.arith, "--deepen", a.deepen,
-                "--induction", a.induction, "--split-time", a.split_time, "--jobs", str(a.jobs), "--db", a.db,
+                "--induction", a.induction, "--split-time", a.split_time, "--deep-search", a.deep_search,
+                "--jobs", str(a.jobs), "--db", a.db,
                 "--pasda-jvm", a.pasda_jvm, "--work", a.work, "--quiet"]
     if a.cases:
         run_args += ["--cases", a.cases]

@@ -41,6 +41,9 @@ def build_parser(prog="run-study"):
     p.add_argument("--induction", choices=("on", "off"), default="off",
                    help="pasda-jvm --induction: coupled loops proved by inductive invariants before the "
                         "iterations (default off: the paper's)")
+    p.add_argument("--deep-search", choices=("on", "off"), default="off",
+                   help="pasda-jvm --deep-search: partitions cut by the depth limit searched past it by the "
+                        "concrete product (default off: the paper's)")
     p.add_argument("--split-time", choices=("on", "off"), default="off",
                    help="pasda-jvm --split-time: the first iteration gets half the time when a whole loop is "
                         "abstracted later (default off: the paper's)")
@@ -198,7 +201,8 @@ def parallel_command(a, jobfile, classes, bar):
         cmd += ["--sshloginfile", a.sshloginfile]
     return cmd + [a.python, WORKER, "--db", a.db, "--pasda-jvm", os.path.abspath(a.pasda_jvm), "--classes", classes,
                   "--grace", str(a.grace), "--version-string", engine_version(a.pasda_jvm), "--deepen", a.deepen,
-                  "--induction", a.induction, "--split-time", a.split_time, *Job.placeholders()]
+                  "--induction", a.induction, "--split-time", a.split_time, "--deep-search", a.deep_search,
+                  *Job.placeholders()]
 
 
 def sweep(cmd, results, lock_path):

@@ -48,6 +48,7 @@ def parse_args(argv):
     p.add_argument("--deepen", choices=("on", "off"), default="off", help="pasda-jvm --deepen (default off)")
     p.add_argument("--induction", choices=("on", "off"), default="off", help="pasda-jvm --induction (default off)")
     p.add_argument("--split-time", choices=("on", "off"), default="off", help="pasda-jvm --split-time (default off)")
+    p.add_argument("--deep-search", choices=("on", "off"), default="off", help="pasda-jvm --deep-search (default off)")
     p.add_argument("--extra", action="append", default=[], help="extra pasda-jvm argument (repeatable)")
     Job.add_arguments(p)
     return p.parse_args(argv)
@@ -62,7 +63,8 @@ def emit(job, result, status, seconds, note=""):
 def engine_command(a, job, limit):
     return ["timeout", f"--kill-after={a.kill_after:g}", f"{limit:g}", a.pasda_jvm,
             "--mode", job.tool, "--timeout", fmt_timeout(job.timeout), "--depth-limit", str(job.depth),
-            "--arith", job.arith, "--deepen", a.deepen, "--induction", a.induction, "--split-time", a.split_time, "--method", job.method, "--db", a.db,
+            "--arith", job.arith, "--deepen", a.deepen, "--induction", a.induction, "--split-time", a.split_time, "--deep-search", a.deep_search,
+            "--method", job.method, "--db", a.db,
             "--benchmark", job.case, "--expected", job.expected, "-q", *a.extra,
             Case.class_file(a.classes, job.old_class), Case.class_file(a.classes, job.new_class)]
 

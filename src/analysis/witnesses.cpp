@@ -149,7 +149,7 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   renv_.session = o.jvm_session.get();
   double total = o.timeout_s * o.search_share;
   search_left_s_ = std::min(total, o.time.search_cap_s);
-  deep_search_left_s_ = std::min(o.timeout_s * o.time.deep_search_share, o.time.deep_search_cap_s);
+  deep_search_left_s_ = o.deep_search ? std::min(o.timeout_s * o.time.deep_search_share, o.time.deep_search_cap_s) : 0;
 }
 
 std::vector<witness::InputValue> WitnessStage::valuesOf(const std::vector<Term>& model) const {
@@ -296,7 +296,7 @@ void WitnessStage::searchBeyondTheLimit(const symexec::RawPartition& raw, Partit
   const auto deadline = now + secondsOf(share);
   Replay rep;
   // The concrete product runs each sample to its end, past the depth limit.
-  std::optional<std::vector<witness::InputValue>> found = searchByReplay(model, deadline, rep);
+  std::optional<std::vector<witness::InputValue>> found = searchByReplay(model, deadline, rep, true);
   deep_search_left_s_ -= std::chrono::duration<double>(Clock::now() - now).count();
   if (!found) return;
   rep.note += (rep.note.empty() ? "" : "; ") +
@@ -373,7 +373,7 @@ bool WitnessStage::confirmOnConcretePath(const std::vector<witness::InputValue>&
 
 std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(const std::vector<Term>& model,
                                                                              Clock::time_point deadline,
-                                                                             Replay& rep) {
+                                                                             Replay& rep, bool ascending) {
   std::mt19937_64 rng(0x9e3779b97f4a7c15ULL ^ (samples_ * 0x100000001b3ULL));
   std::vector<witness::InputValue> seed = valuesOf(model);
   const double edges[] = {0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 10.0, -10.0, 100.0, -100.0, 1e-3, 1e3, 1e6, -1e6};
@@ -399,6 +399,18 @@ std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(con
     }
     return v;
   };
+  // Past the depth limit, loops run longer the larger the inputs: every input on a ladder of
+  // growing magnitudes first (the concrete runs and their confirmation stay short), then samples.
+  const double ladder[] = {3, 7, 15, 30, 60, 120, 250, 500, 1000};
+  const int first = ascending ? static_cast<int>(std::size(ladder)) : 0;
+  for (int k = 0; k < first && Clock::now() < deadline; ++k) {
+    std::vector<witness::InputValue> cand = seed;
+    for (std::size_t i = 0; i < cand.size(); ++i) cand[i] = make(seed[i].sort, ladder[k]);
+    Replay r = witness::replayInterp(renv_, cand);
+    if (!r.differs || !confirmOnConcretePath(cand, deadline)) continue;
+    rep = r;
+    return cand;
+  }
   for (int n = 0; n < 400 && Clock::now() < deadline; ++n, ++samples_) {
     std::vector<witness::InputValue> cand = seed;
     for (std::size_t i = 0; i < cand.size(); ++i) {

@@ -51,9 +51,10 @@ class WitnessStage {
  private:
   /// Sample inputs and replay the product concretely; a difference (confirmed in the math
   /// model on the unabstracted path at high precision) proves NEQ. Returns the witness or nothing.
+  /// `ascending`: inputs of growing magnitude first (searches past the depth limit).
   std::optional<std::vector<witness::InputValue>> searchByReplay(const std::vector<terms::Term>& model,
                                                                  symexec::Clock::time_point deadline,
-                                                                 analysis::Replay& rep);
+                                                                 analysis::Replay& rep, bool ascending = false);
   /// A partition cut by the depth limit: inputs sampled around its model are run through the
   /// concrete product, which no depth limit cuts; a confirmed difference makes it NEQ.
   void searchBeyondTheLimit(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model);

@@ -70,6 +70,10 @@ po::options_description describeOptions() {
                                                                  "method equivalent with the loops of the two "
                                                                  "versions coupled by an inductive invariant (any "
                                                                  "trip count); off: the paper's iterations only")
+    ("deep-search", po::value<std::string>()->default_value("on"), "on: a partition cut by the depth limit is searched "
+                                                                   "for a difference by running the concrete product "
+                                                                   "past the limit on sampled inputs (a tenth of the "
+                                                                   "run); off: it stays DEPTH_LIMITED")
     ("split-time", po::value<std::string>()->default_value("on"), "on: when unchanged code includes a whole loop, "
                                                                   "PASDA's first (unabstracted) iteration gets half "
                                                                   "the time, the abstracted ones the rest; off: the "
@@ -192,6 +196,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.loop_summaries = oneOf("loop-summaries", text("loop-summaries"), {"on", "off"}) == "on";
   o.induction = oneOf("induction", text("induction"), {"on", "off"}) == "on";
   o.split_time = oneOf("split-time", text("split-time"), {"on", "off"}) == "on";
+  o.deep_search = oneOf("deep-search", text("deep-search"), {"on", "off"}) == "on";
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";

@@ -55,6 +55,7 @@ std::string fingerprint(const ReleaseResult& all, const ReleaseOptions& o) {
   if (!o.analysis.deepen) f.add("deepen off");  // (the default, on, keeps the fingerprints of before)
   if (!o.analysis.induction) f.add("induction off");
   if (!o.analysis.split_time) f.add("split-time off");
+  if (!o.analysis.deep_search) f.add("deep-search off");
   for (const MethodEntry& m : all.methods) {
     f.add(m.key());
     f.add(categoryName(m.category));

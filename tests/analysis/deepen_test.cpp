@@ -36,6 +36,9 @@ RunResult run(const std::string& kase, const Setting& s) {
   opt.timeout_s = s.timeout_s;
   opt.method = "twice";
   opt.replay = "interp";  // no JVM start-up in the time of these runs
+  // Deepening alone: the concrete search past the depth limit (which finds "beyond"'s
+  // difference in the first round) is tests/cli/search_test.cpp's.
+  opt.deep_search = false;
   return analysis::analyze(o, n, opt);
 }
 
@@ -104,6 +107,7 @@ TEST_P(Deepening, FromAnyStartingLimitTheDifferenceBecomesNeq) {
     opt.depth_limit = start;
     opt.timeout_s = 60;
     opt.replay = "interp";
+    opt.deep_search = false;  // (deepening alone)
     RunResult r = analysis::analyze(o, n, opt);
     EXPECT_EQ(r.result, Verdict::NEQ) << describe(r);
     EXPECT_GE(r.depth_limit_used, 25) << describe(r);

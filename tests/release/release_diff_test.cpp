@@ -15,6 +15,7 @@
 #include <string>
 
 #include "pasda/report/json.hpp"
+#include "pasda/store/store.hpp"
 #include "support/process.hpp"
 
 namespace {
@@ -153,7 +154,7 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
                       "SELECT m.result FROM release_method m JOIN run r ON r.id = m.run_id WHERE m.method = 'price'; "
                       "SELECT result, exit_code FROM release_diff; SELECT version FROM schema_version\"");
   ASSERT_EQ(q.code, 0) << q.err;
-  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n5\n");
+  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n" + std::to_string(pasda::store::kSchemaVersion) + "\n");
   // JUnit tests for the confirmed NEQ; both report files.
   EXPECT_TRUE(fs::exists(tests / "fixtures/release/lib/Calc_price_RegressionTest.java"));
   EXPECT_TRUE(fs::exists(report / "index.html"));

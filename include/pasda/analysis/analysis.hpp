@@ -50,6 +50,9 @@ struct Options {
   /// PASDA: before the iterations, try to prove the run EQ with the loops of the two versions
   /// coupled by inductive invariants (docs/depth-limit.md, "Coupled loops"); off: the paper's.
   bool induction = true;
+  /// Partitions cut by the depth limit are searched by running the concrete product past the
+  /// limit (TimePolicy::deep_search_share); off: they stay DEPTH_LIMITED.
+  bool deep_search = true;
   /// PASDA: the first iteration gets TimePolicy::first_iteration_share of the run when a later
   /// one abstracts something; off: it may take the whole run (the paper's behaviour).
   bool split_time = true;

@@ -47,7 +47,7 @@ struct TimePolicy {
   double confirm_s = 1;                  // confirming a candidate on the concrete path
   double deep_search_share = 0.1;        // searches of partitions the depth limit cut, of the timeout
   double deep_search_cap_s = 3;          // at most this in all
-  double deep_search_partition_cap_s = 0.3;  // one such partition
+  double deep_search_partition_cap_s = 1;    // one such partition
   double jvm_reserve_s = 0.3;            // the JVM replay leaves this for writing the results
   double jvm_min_s = 0.2;                // below this, no JVM is started
 

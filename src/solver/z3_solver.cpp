@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <set>
 #include <memory>
 #include <unordered_map>
 #include <functional>
@@ -344,6 +346,7 @@ class Z3Solver final : public Solver {
       }
       r = checkRetryingStaleInterrupts(solver, error);
       if (r == z3::sat) model_.emplace(solver.get_model());
+      if (r == z3::unknown && !useFp) r = tryNonlinear(solver, error);
       folded_.reset();
     } catch (const z3::exception& e) {
       error = e.msg();
@@ -463,7 +466,7 @@ class Z3Solver final : public Solver {
   std::uint64_t checks() const override { return checks_; }
   double checkSeconds() const override { return seconds_; }
 
-  bool retired() const { return poisoned_; }
+  bool retired() const override { return poisoned_; }
   void detachWorker() {
     if (worker_.joinable()) worker_.detach();
   }
@@ -480,6 +483,56 @@ class Z3Solver final : public Solver {
   }
 
  private:
+  /// Math model, a query the SMT core left undecided: when it is pure nonlinear real and
+  /// integer arithmetic (no function symbol: transcendental functions and abstractions have no
+  /// decision procedure there), Z3's nlsat procedure gets it once more within a budget
+  /// (SolverOptions::nonlinear_ms). A model it finds is the query's model.
+  z3::check_result tryNonlinear(z3::solver& solver, std::string& error) {
+    if (java() || opt_.nonlinear_ms == 0 || poisoned_ || !error.empty()) return z3::unknown;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (interruptedDuring_ || pendingInterrupt_) return z3::unknown;
+    }
+    z3::expr_vector goal = solver.assertions();
+    if (!pureArithmetic(goal)) return z3::unknown;
+    if (!nlSolver_) nlSolver_.emplace(z3::tactic(ctx_, "qfnra-nlsat").mk_solver());
+    z3::solver& nl = *nlSolver_;
+    nl.reset();
+    const unsigned budget = timeoutMs_ ? std::min(timeoutMs_, opt_.nonlinear_ms) : opt_.nonlinear_ms;
+    nl.set("timeout", budget);
+    for (unsigned i = 0; i < goal.size(); ++i) nl.add(goal[i]);
+    const unsigned keep = timeoutMs_;
+    timeoutMs_ = budget;  // (the guard's limit for this check)
+    z3::check_result r = guardedCheck(nl, error);
+    timeoutMs_ = keep;
+    if (r == z3::sat) model_.emplace(nl.get_model());
+    if (!error.empty()) {
+      error.clear();  // the tactic refused the goal: the first answer stands
+      return z3::unknown;
+    }
+    ++nonlinearDecided_;
+    return r;
+  }
+
+  /// No application of a function symbol other than arithmetic, comparisons and connectives.
+  static bool pureArithmetic(const z3::expr_vector& goal) {
+    std::vector<z3::expr> stack;
+    for (unsigned i = 0; i < goal.size(); ++i) stack.push_back(goal[i]);
+    std::set<unsigned> seen;
+    while (!stack.empty()) {
+      z3::expr e = stack.back();
+      stack.pop_back();
+      if (!seen.insert(e.id()).second) continue;
+      if (e.is_quantifier()) return false;
+      if (!e.is_app()) continue;
+      const z3::sort s = e.get_sort();
+      if (!s.is_bool() && !s.is_int() && !s.is_real()) return false;
+      if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.num_args() > 0) return false;
+      for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back(e.arg(i));
+    }
+    return true;
+  }
+
   // Z3 occasionally ignores both its timeout and interrupts (large floating-point or
   // nonlinear problems). Checks therefore run on a worker thread; if one has not returned
   // 300 ms after its time limit, the caller gets Unknown and the solver is retired: every
@@ -660,6 +713,8 @@ class Z3Solver final : public Solver {
   z3::context ctx_;
   z3::solver solver_;    // incremental SMT kernel: Math model, and Java queries without floats
   z3::solver fpSolver_;  // qffpbv tactic solver: Java queries with floating point
+  std::optional<z3::solver> nlSolver_;  // qfnra-nlsat tactic solver: undecided nonlinear math queries
+  std::uint64_t nonlinearDecided_ = 0;
   detail::Translator tr_;
   // Math first: the same assertions over unbounded integers and reals, in a context of its own.
   struct MathSide {
@@ -724,6 +779,7 @@ class RetiringSolver final : public Solver {
   void interrupt() override { inner_->interrupt(); }
   std::uint64_t checks() const override { return inner_->checks(); }
   double checkSeconds() const override { return inner_->checkSeconds(); }
+  bool retired() const override { return inner_->retired(); }
 
  private:
   std::unique_ptr<Z3Solver> inner_;

@@ -62,7 +62,9 @@ void Explorer::begin(const PartitionSink& sink, std::vector<Term> inputVars) {
 
 bool Explorer::timeUp() {
   if (stop_) return true;
-  if ((opt_.cancel && opt_.cancel->load()) || Clock::now() >= opt_.deadline) {
+  // A retired solver answers Unknown to everything from now on: the exploration ends as if
+  // the deadline had passed (the run's next iteration gets a solver of its own).
+  if ((opt_.cancel && opt_.cancel->load()) || Clock::now() >= opt_.deadline || solver_.retired()) {
     stop_ = true;
     stats_.timed_out = true;
   }

@@ -65,6 +65,9 @@ struct SolverOptions {
   /// answer there is a genuine Java model; anything else falls back to the full Java query.
   /// A math Unsat is never used (issue 17, docs/arithmetic-models.md).
   bool math_first = false;
+  /// Math model: a query the SMT core leaves undecided that is pure nonlinear arithmetic is
+  /// given to Z3's nlsat procedure for at most this long (0: never).
+  unsigned nonlinear_ms = 500;
   unsigned math_first_ms = 50;
   unsigned math_first_pinned_ms = 250;
 };
@@ -98,6 +101,9 @@ class Solver {
   virtual void setTimeoutMs(unsigned ms) = 0;
   /// Thread-safe: make the check in flight (if any) return Unknown("interrupted") promptly.
   virtual void interrupt() = 0;
+  /// The solver gave up for good (a check that ignored its limit was abandoned): every later
+  /// check answers Unknown at once. An exploration stops there rather than fork on every branch.
+  virtual bool retired() const { return false; }
   /// Statistics for reports.
   virtual std::uint64_t checks() const = 0;
   virtual double checkSeconds() const = 0;

@@ -193,8 +193,8 @@ RunResult analyze(const Version& oldV, const Version& newV, const Options& o, Ru
   env.options = &o;
   env.deadline = deadline;
   env.run_start = t0;
-  env.source_file[0] = sourceNextTo(oldV);
-  env.source_file[1] = sourceNextTo(newV);
+  env.source_file[pasda::Version::kOld] = sourceNextTo(oldV);
+  env.source_file[pasda::Version::kNew] = sourceNextTo(newV);
   try {
     auto ti = Clock::now();
     env.prepared = prepare(oldV, newV, method);

@@ -319,8 +319,7 @@ std::vector<std::vector<std::size_t>> Explainer::minimalSets(Term f, Clock::time
   return sets;
 }
 
-std::string Explainer::sourceText(pasda::Version side, const std::vector<int>& lines) {
-  const int v = side == pasda::Version::kOld ? 0 : 1;
+std::string Explainer::sourceText(pasda::Version v, const std::vector<int>& lines) {
   if (!source_loaded_[v]) {
     source_loaded_[v] = true;
     if (!env_.source_file[v].empty()) {

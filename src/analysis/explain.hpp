@@ -62,8 +62,8 @@ class Explainer {
   std::vector<Group> groups_;
   /// side -> "name:descriptor" (as loaded, renamed) -> pc -> group index
   symexec::PerSide<std::map<std::string, std::map<std::uint32_t, std::size_t>>> at_;
-  bool source_loaded_[2] = {false, false};
-  std::vector<std::string> source_lines_[2];  // source file lines per version (0 old, 1 new), loaded once
+  pasda::PerVersion<bool> source_loaded_;
+  pasda::PerVersion<std::vector<std::string>> source_lines_;  // source file lines per version, loaded once
 };
 
 /// The "outputs equal" formula of a compared path (shared with the partition classifier).

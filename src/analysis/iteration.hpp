@@ -8,6 +8,7 @@
 #include <string>
 
 #include "abstraction.hpp"
+#include "pasda/core/version.hpp"
 #include "pasda/analysis/analysis.hpp"
 #include "pasda/diff/diff.hpp"
 #include "pasda/product/product.hpp"
@@ -40,7 +41,7 @@ struct IterationEnv {
   RunMonitor* monitor = nullptr;
   /// The explorations' warnings (unmodelled calls, paths cut and why), collected for the run.
   std::set<std::string> warnings;
-  std::string source_file[2];  // the versions' source files (0 old, 1 new) when found next to the classes, else ""
+  pasda::PerVersion<std::string> source_file;  // each version's source file when found next to its classes, else ""
 };
 
 /// What an iteration abstracts: unchanged regions (by id) and identical helpers.

@@ -489,6 +489,10 @@ class Z3Solver final : public Solver {
   /// (SolverOptions::nonlinear_ms). A model it finds is the query's model.
   z3::check_result tryNonlinear(z3::solver& solver, std::string& error) {
     if (java() || opt_.nonlinear_ms == 0 || poisoned_ || !error.empty()) return z3::unknown;
+    // Only for checks with a budget of their own at least this large (classification
+    // queries): a branch-feasibility check left undecided just keeps both directions, and
+    // nlsat is the tactic that most often overruns its limit.
+    if (timeoutMs_ != 0 && timeoutMs_ < opt_.nonlinear_ms) return z3::unknown;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (interruptedDuring_ || pendingInterrupt_) return z3::unknown;
@@ -587,7 +591,7 @@ class Z3Solver final : public Solver {
       }
     };
     wcv_.notify_all();
-    auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + kRetireGraceMs);
+    auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + opt_.retire_grace_ms);
     if (!wcv_.wait_for(lock, limit, [this] { return taskDone_; })) {
       poisoned_ = true;  // the worker still runs the check
       return z3::unknown;
@@ -597,7 +601,6 @@ class Z3Solver final : public Solver {
   }
 
   bool inZ3_ = false;  // guarded by mu_: a check is inside Z3 right now
-  static constexpr long long kRetireGraceMs = 300;  // Z3 normally overshoots by < 50 ms
   std::thread worker_;
   std::mutex wmu_;
   std::condition_variable wcv_;
@@ -754,41 +757,92 @@ class Z3Solver final : public Solver {
 
 namespace {
 
-// Owns a Z3Solver; a retired one (a check still running in Z3) is left alive with its worker
-// thread detached, so that destroying the solver never waits for Z3.
+// Owns a Z3Solver. A check that ignores its limit retires the Z3Solver running it (its worker
+// thread is still inside Z3); the retired one is left alive with its worker detached, so that
+// nothing ever waits for Z3, and a fresh Z3Solver takes over with the same assertion stack
+// (kept here as terms, level by level), so one runaway query costs that query only, not the
+// rest of the exploration. After kMaxRenewals renewals the solver stays retired: a problem
+// that keeps defeating Z3's limits must not keep adding busy threads.
 class RetiringSolver final : public Solver {
  public:
-  explicit RetiringSolver(std::unique_ptr<Z3Solver> inner) : inner_(std::move(inner)) {}
-  ~RetiringSolver() override {
-    if (inner_->retired()) {
+  RetiringSolver(terms::TermManager& tm, const SolverOptions& options)
+      : tm_(tm), options_(options), inner_(std::make_unique<Z3Solver>(tm, options)) {}
+  ~RetiringSolver() override { abandonIfRetired(); }
+  void push() override {
+    inner_->push();
+    frames_.emplace_back();
+  }
+  void pop(unsigned levels) override {
+    inner_->pop(levels);
+    frames_.resize(frames_.size() - std::min<std::size_t>(levels, frames_.size() - 1));
+  }
+  unsigned levels() const override { return inner_->levels(); }
+  void add(Term t) override {
+    inner_->add(t);
+    frames_.back().push_back(t);
+  }
+  CheckResult check(const std::vector<Term>& assumptions) override {
+    CheckResult r = inner_->check(assumptions);
+    renewIfRetired();
+    return r;
+  }
+  CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
+    CheckResult r = inner_->checkForall(body, universal);
+    renewIfRetired();
+    return r;
+  }
+  Model model(const std::vector<Term>& vars) override { return inner_->model(vars); }
+  std::optional<Term> eval(Term t, std::string* exact) override { return inner_->eval(t, exact); }
+  void setTimeoutMs(unsigned ms) override {
+    options_.timeout_ms = ms;
+    inner_->setTimeoutMs(ms);
+  }
+  void interrupt() override {
+    std::lock_guard<std::mutex> lock(swap_);
+    inner_->interrupt();
+  }
+  std::uint64_t checks() const override { return checks_before_ + inner_->checks(); }
+  double checkSeconds() const override { return seconds_before_ + inner_->checkSeconds(); }
+  bool retired() const override { return inner_->retired(); }
+
+  static constexpr int kMaxRenewals = 2;
+
+ private:
+  void abandonIfRetired() {
+    if (inner_ && inner_->retired()) {
       inner_->detachWorker();
       (void)inner_.release();  // intentionally leaked: Z3 is still using it
     }
   }
-  void push() override { inner_->push(); }
-  void pop(unsigned levels) override { inner_->pop(levels); }
-  unsigned levels() const override { return inner_->levels(); }
-  void add(Term t) override { inner_->add(t); }
-  CheckResult check(const std::vector<Term>& assumptions) override { return inner_->check(assumptions); }
-  CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
-    return inner_->checkForall(body, universal);
+  void renewIfRetired() {
+    if (!inner_->retired() || renewals_ >= kMaxRenewals) return;
+    auto fresh = std::make_unique<Z3Solver>(tm_, options_);
+    for (std::size_t level = 0; level < frames_.size(); ++level) {
+      if (level > 0) fresh->push();
+      for (Term t : frames_[level]) fresh->add(t);
+    }
+    checks_before_ += inner_->checks();
+    seconds_before_ += inner_->checkSeconds();
+    std::lock_guard<std::mutex> lock(swap_);
+    abandonIfRetired();
+    inner_ = std::move(fresh);
+    ++renewals_;
   }
-  Model model(const std::vector<Term>& vars) override { return inner_->model(vars); }
-  std::optional<Term> eval(Term t, std::string* exact) override { return inner_->eval(t, exact); }
-  void setTimeoutMs(unsigned ms) override { inner_->setTimeoutMs(ms); }
-  void interrupt() override { inner_->interrupt(); }
-  std::uint64_t checks() const override { return inner_->checks(); }
-  double checkSeconds() const override { return inner_->checkSeconds(); }
-  bool retired() const override { return inner_->retired(); }
 
- private:
+  terms::TermManager& tm_;
+  SolverOptions options_;
   std::unique_ptr<Z3Solver> inner_;
+  std::vector<std::vector<Term>> frames_{1};  // the assertions of each level, level 0 first
+  std::mutex swap_;                           // interrupt() may come from another thread
+  int renewals_ = 0;
+  std::uint64_t checks_before_ = 0;  // statistics of the retired solvers
+  double seconds_before_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
-  return std::make_unique<RetiringSolver>(std::make_unique<Z3Solver>(tm, options));
+  return std::make_unique<RetiringSolver>(tm, options);
 }
 
 }  // namespace pasda::solver

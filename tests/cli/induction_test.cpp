@@ -2,6 +2,8 @@
 // of the two versions coupled by an invariant proved inductive over their bodies make a method
 // EQ for every trip count; a relation that holds at the entries but not after an iteration, a
 // difference after many iterations or an exception in one version only is never proved.
+#include <algorithm>
+
 #include "cli/support.hpp"
 
 namespace cli_test {
@@ -10,7 +12,8 @@ namespace {
 class Induction : public ::testing::TestWithParam<std::string> {
  protected:
   JsonRun run(const std::string& method, std::vector<std::string> extra = {}) {
-    std::vector<std::string> a = {"--method", method, "--timeout", "20", "--arith", GetParam()};
+    std::vector<std::string> a = {"--method", method, "--arith", GetParam()};
+    if (std::find(extra.begin(), extra.end(), "--timeout") == extra.end()) a.insert(a.end(), {"--timeout", "20"});
     a.insert(a.end(), extra.begin(), extra.end());
     a.push_back(fixtureClass("induction", "old", "induction", "Loops"));
     a.push_back(fixtureClass("induction", "new", "induction", "Loops"));
@@ -63,6 +66,23 @@ TEST_P(Induction, ADifferenceAfterTheDepthLimitIsNeverEq) {
 TEST_P(Induction, AnExceptionInOneVersionOnlyIsNeverEq) {
   // n == 1, d == 0: the old version divides by zero, the new one returns 100.
   expectNeverProved("throwsLate");
+}
+
+TEST_P(Induction, ARecursiveFunctionAgainstItsLoopFormIsNeverEq) {
+  // Equal wherever both finish, but the recursion overflows the stack for large n: no
+  // mechanism may call it EQ, nor NEQ (no input differs within reach).
+  JsonRun j = run("sumTo", {"--timeout", "6"});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_NE(j.json["result"].string, "EQ") << j.run.out;
+  EXPECT_NE(j.json["result"].string, "NEQ") << j.run.out;
+  EXPECT_NE(j.json["result"].string, "ERROR") << j.run.out;
+}
+
+TEST_P(Induction, ADifferenceDeepInTheRecursionIsFoundNotProvedAway) {
+  // Old and new differ from n = 31 on, 31 nested calls deep.
+  JsonRun j = run("sumLate");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Cli, Induction, ::testing::Values("math", "java"));

@@ -323,6 +323,49 @@ TEST(SolverBoth, NonlinearIntegerTimeout) {
   }
 }
 
+TEST(SolverMath, ACheckThatOverrunsItsLimitRenewsTheSolverWithItsAssertions) {
+  // No grace after the limit: a hard check at 1 ms is abandoned while Z3 still runs it (the
+  // solver is "retired"); the backend then continues on a fresh context holding the same
+  // assertions, twice, and stays retired after the third.
+  TermManager tm(Arith::Math);
+  SolverOptions o;
+  o.retire_grace_ms = 0;
+  o.nonlinear_ms = 0;
+  auto s = makeZ3Solver(tm, o);
+  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
+  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
+  Term one = tm.longLit(1);
+  s->add(tm.ge(x, one));
+  s->push();
+  s->add(tm.ge(y, tm.longLit(5)));
+  const std::vector<Term> hard = {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(z, one)};
+  int abandoned = 0;
+  for (int attempt = 0; attempt < 200 && !s->retired(); ++attempt) {
+    s->setTimeoutMs(1);
+    CheckResult r = s->check(hard);
+    EXPECT_NE(r.status, Status::Sat);
+    if (r.reason.find("retired") == std::string::npos) continue;
+    ++abandoned;
+    if (s->retired()) break;
+    // Renewed: both levels' assertions are there, and pop still works.
+    s->setTimeoutMs(5000);
+    EXPECT_EQ(s->levels(), 1u);
+    EXPECT_EQ(s->check({tm.lt(y, tm.longLit(5))}).status, Status::Unsat);
+    EXPECT_EQ(s->check({tm.lt(x, one)}).status, Status::Unsat);
+    EXPECT_EQ(s->check({tm.eq(y, tm.longLit(7)), tm.eq(x, one)}).status, Status::Sat);
+    s->pop(1);
+    EXPECT_EQ(s->check({tm.eq(y, tm.longLit(1))}).status, Status::Sat);
+    EXPECT_EQ(s->check({tm.lt(x, one)}).status, Status::Unsat);
+    s->push();
+    s->add(tm.ge(y, tm.longLit(5)));
+  }
+  ASSERT_EQ(abandoned, 3) << "expected two renewals, then retirement";
+  EXPECT_TRUE(s->retired());
+  CheckResult after = s->check({tm.eq(x, one)});
+  EXPECT_EQ(after.status, Status::Unknown);
+  EXPECT_GT(s->checks(), 6u);  // statistics survive the renewals (the last context ran one check)
+}
+
 TEST(SolverBoth, InterruptFromAnotherThread) {
   TermManager tm(Arith::Math);
   SolverOptions o;

@@ -129,7 +129,7 @@ struct RunResult {
   int depth_limit_used = 0;
   int deepening_rounds = 0;
   std::string deepening_note;  // why deepening stopped, "" when it was not needed or off
-  /// What decided an EQ or NEQ result (docs/classification.md, "Mechanisms"): "solver",
+  /// What decided an EQ or NEQ result (docs/depth-limit.md, "Which mechanism decided"): "solver",
   /// "math", "replay" or "search" (how the NEQ partition was established), "identical"
   /// (identical code), "precheck" (signatures), "deepening" (a round deeper than the first),
   /// "induction" (coupled loops); "" for the other results.

@@ -68,6 +68,9 @@ struct SolverOptions {
   /// Math model: a query the SMT core leaves undecided that is pure nonlinear arithmetic is
   /// given to Z3's nlsat procedure for at most this long (0: never).
   unsigned nonlinear_ms = 500;
+  /// A check still inside Z3 this long after its limit is abandoned and the solver renewed
+  /// (Z3 normally overshoots by < 50 ms; tests lower it to provoke a renewal).
+  unsigned retire_grace_ms = 300;
   unsigned math_first_ms = 50;
   unsigned math_first_pinned_ms = 250;
 };
@@ -101,8 +104,10 @@ class Solver {
   virtual void setTimeoutMs(unsigned ms) = 0;
   /// Thread-safe: make the check in flight (if any) return Unknown("interrupted") promptly.
   virtual void interrupt() = 0;
-  /// The solver gave up for good (a check that ignored its limit was abandoned): every later
-  /// check answers Unknown at once. An exploration stops there rather than fork on every branch.
+  /// The solver gave up for good: checks that ignored their limits were abandoned more often
+  /// than it renews itself (the Z3 backend takes a fresh context with the same assertions
+  /// twice), and every later check answers Unknown at once. An exploration stops there rather
+  /// than fork on every branch.
   virtual bool retired() const { return false; }
   /// Statistics for reports.
   virtual std::uint64_t checks() const = 0;

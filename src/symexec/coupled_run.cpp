@@ -122,7 +122,21 @@ std::optional<StepOutcome> Interpreter::coupleNew(State& s, const CoupledLoop& c
   done[Version::kNew] = loopExit(entry[Version::kNew], h, base, args, tm_);
   Term ret;
   if (how.kind == LoopOutcome::Kind::Return && how.ret_kind != 'V')
-    ret = tm_.apply(base + ":return", terms::FunKind::Uif, sortOfDescriptor(how.ret_kind), args);
+    ret = old.ret ? old.ret : tm_.apply(base + ":return", terms::FunKind::Uif, sortOfDescriptor(how.ret_kind), args);
+  // A new variable the exit relation equates with an old one (or a constant) leaves the loop
+  // with that very value instead of a function value plus an equality: the code after the
+  // loops then computes the same terms in both versions, and equal outputs need no query
+  // (under Java too: `same` is the model's identity, one NaN, +0.0 distinct from -0.0).
+  if (how.kind == LoopOutcome::Kind::Exit)
+    for (const Conjunct& k : proof->at_exit) {
+      if (k.kind == Conjunct::Kind::Constant && k.va == Version::kNew && done[Version::kNew].count(k.a)) {
+        done[Version::kNew][k.a] = k.c;
+      } else if (k.kind == Conjunct::Kind::Equal && k.va != k.vb) {
+        const bool newFirst = k.va == Version::kNew;
+        const int n = newFirst ? k.a : k.b, o = newFirst ? k.b : k.a;
+        if (done[Version::kNew].count(n) && done[Version::kOld].count(o)) done[Version::kNew][n] = done[Version::kOld][o];
+      }
+    }
   Term relation = tm_.boolLit(true);
   if (how.kind == LoopOutcome::Kind::Exit)
     for (const Conjunct& k : proof->at_exit) relation = tm_.land(relation, coupler_.instantiate(k, done));

@@ -180,6 +180,42 @@ witness::SearchProblem WitnessStage::problem(const symexec::RawPartition& raw, C
   return p;
 }
 
+void WitnessStage::queueForJvmOnly(const PartitionResult& r, const std::vector<Term>& model,
+                                   const std::vector<witness::InputValue>& refs, const witness::CallContext& context,
+                                   bool effects) {
+  // The interpreter's replay builds no input objects, sets no static fields and compares no
+  // heap effects: such a witness goes to the JVM only (replayAllInJvm), whose different
+  // results prove NEQ; with heap effects, equal results there contradict nothing (the JVM
+  // compares results only).
+  if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness.empty()) return;
+  if (instance_ && !context.receiver.buildable()) return;
+  if (context.statics.ref == witness::InputValue::Ref::Object && !context.statics.buildable()) return;
+  std::vector<witness::InputValue> vals = valuesOf(model);
+  for (std::size_t i = 0; i < vals.size(); ++i)
+    if (vals[i].sort == terms::Sort::Ref) {
+      if (i >= refs.size() || !refs[i].buildable()) return;
+      vals[i] = refs[i];
+    }
+  addJvmInputs(r.index, std::move(vals), context);
+  if (effects) results_only_.insert(r.index);
+}
+
+void WitnessStage::recordFound(PartitionResult& r, Replay rep, const std::vector<witness::InputValue>& found) {
+  r.replays.push_back(std::move(rep));
+  r.result = Verdict::NEQ;
+  r.decided_by = "search";
+  r.witness.clear();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    WitnessValue w;
+    w.name = inputs_.names[i];
+    w.type = inputs_.types[i].javaName();
+    w.literal = witness::javaLiteral(inputs_.types[i], found[i]);
+    r.witness.push_back(w);
+  }
+  r.witness_call = javaCall(env_.prepared.name, r.witness);
+  addJvmInputs(r.index, found);
+}
+
 void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model,
                            const std::vector<witness::InputValue>& refs, const witness::CallContext& context) {
   if (!enabled_) return;
@@ -191,21 +227,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   const bool effects = !raw.old_effect.state.empty() || !raw.new_effect.state.empty();
   const bool statics = context.statics.ref == witness::InputValue::Ref::Object;
   if (has_references_ || effects || instance_ || statics) {
-    // The interpreter's replay builds no input objects, sets no static fields and compares no
-    // heap effects: such a witness goes to the JVM only (replayAllInJvm), whose different
-    // results prove NEQ; with heap effects, equal results there contradict nothing (the JVM
-    // compares results only).
-    if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness.empty()) return;
-    if (instance_ && !context.receiver.buildable()) return;
-    if (statics && !context.statics.buildable()) return;
-    std::vector<witness::InputValue> vals = valuesOf(model);
-    for (std::size_t i = 0; i < vals.size(); ++i)
-      if (vals[i].sort == terms::Sort::Ref) {
-        if (i >= refs.size() || !refs[i].buildable()) return;
-        vals[i] = refs[i];
-      }
-    addJvmInputs(r.index, std::move(vals), context);
-    if (effects) results_only_.insert(r.index);
+    queueForJvmOnly(r, model, refs, context, effects);
     return;
   }
   const bool java = env_.options->arith == terms::Arith::Java;
@@ -269,19 +291,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     rep.note += (rep.note.empty() ? "" : "; ") +
                 std::string("found by concrete search: the programs differ on this input, which need not lie on "
                             "this (abstracted) partition's path");
-  r.replays.push_back(rep);
-  r.result = Verdict::NEQ;
-  r.decided_by = "search";
-  r.witness.clear();
-  for (std::size_t i = 0; i < found->size(); ++i) {
-    WitnessValue w;
-    w.name = inputs_.names[i];
-    w.type = inputs_.types[i].javaName();
-    w.literal = witness::javaLiteral(inputs_.types[i], (*found)[i]);
-    r.witness.push_back(w);
-  }
-  r.witness_call = javaCall(env_.prepared.name, r.witness);
-  addJvmInputs(r.index, *found);
+  recordFound(r, std::move(rep), *found);
 }
 
 void WitnessStage::searchBeyondTheLimit(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<Term>& model) {
@@ -302,19 +312,7 @@ void WitnessStage::searchBeyondTheLimit(const symexec::RawPartition& raw, Partit
   rep.note += (rep.note.empty() ? "" : "; ") +
               std::string("found by concrete search past the depth limit: the programs differ on this input, which "
                           "need not lie on this partition's path");
-  r.replays.push_back(rep);
-  r.result = Verdict::NEQ;
-  r.decided_by = "search";
-  r.witness.clear();
-  for (std::size_t i = 0; i < found->size(); ++i) {
-    WitnessValue w;
-    w.name = inputs_.names[i];
-    w.type = inputs_.types[i].javaName();
-    w.literal = witness::javaLiteral(inputs_.types[i], (*found)[i]);
-    r.witness.push_back(w);
-  }
-  r.witness_call = javaCall(env_.prepared.name, r.witness);
-  addJvmInputs(r.index, *found);
+  recordFound(r, std::move(rep), *found);
 }
 
 void WitnessStage::addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context) {

@@ -57,6 +57,11 @@ class WitnessStage {
                                                                  analysis::Replay& rep, bool ascending = false);
   /// A partition cut by the depth limit: inputs sampled around its model are run through the
   /// concrete product, which no depth limit cuts; a confirmed difference makes it NEQ.
+  /// A witness the interpreter cannot replay (objects, statics, heap effects): queued for the JVM.
+  void queueForJvmOnly(const PartitionResult& r, const std::vector<terms::Term>& model,
+                       const std::vector<witness::InputValue>& refs, const witness::CallContext& context, bool effects);
+  /// A difference a search found: the partition becomes NEQ with that witness.
+  void recordFound(PartitionResult& r, Replay rep, const std::vector<witness::InputValue>& found);
   void searchBeyondTheLimit(const symexec::RawPartition& raw, PartitionResult& r, const std::vector<terms::Term>& model);
   /// The unabstracted product path of `vals` confirms a difference at high precision.
   bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);

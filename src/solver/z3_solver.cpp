@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "pasda/solver/solver.hpp"
+#include "renewing_solver.hpp"
 #include "z3_translate.hpp"
 
 namespace pasda::solver {
@@ -467,9 +468,6 @@ class Z3Solver final : public Solver {
   double checkSeconds() const override { return seconds_; }
 
   bool retired() const override { return poisoned_; }
-  void detachWorker() {
-    if (worker_.joinable()) worker_.detach();
-  }
 
   ~Z3Solver() override {
     if (worker_.joinable()) {
@@ -755,94 +753,8 @@ class Z3Solver final : public Solver {
 
 }  // namespace
 
-namespace {
-
-// Owns a Z3Solver. A check that ignores its limit retires the Z3Solver running it (its worker
-// thread is still inside Z3); the retired one is left alive with its worker detached, so that
-// nothing ever waits for Z3, and a fresh Z3Solver takes over with the same assertion stack
-// (kept here as terms, level by level), so one runaway query costs that query only, not the
-// rest of the exploration. After kMaxRenewals renewals the solver stays retired: a problem
-// that keeps defeating Z3's limits must not keep adding busy threads.
-class RetiringSolver final : public Solver {
- public:
-  RetiringSolver(terms::TermManager& tm, const SolverOptions& options)
-      : tm_(tm), options_(options), inner_(std::make_unique<Z3Solver>(tm, options)) {}
-  ~RetiringSolver() override { abandonIfRetired(); }
-  void push() override {
-    inner_->push();
-    frames_.emplace_back();
-  }
-  void pop(unsigned levels) override {
-    inner_->pop(levels);
-    frames_.resize(frames_.size() - std::min<std::size_t>(levels, frames_.size() - 1));
-  }
-  unsigned levels() const override { return inner_->levels(); }
-  void add(Term t) override {
-    inner_->add(t);
-    frames_.back().push_back(t);
-  }
-  CheckResult check(const std::vector<Term>& assumptions) override {
-    CheckResult r = inner_->check(assumptions);
-    renewIfRetired();
-    return r;
-  }
-  CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
-    CheckResult r = inner_->checkForall(body, universal);
-    renewIfRetired();
-    return r;
-  }
-  Model model(const std::vector<Term>& vars) override { return inner_->model(vars); }
-  std::optional<Term> eval(Term t, std::string* exact) override { return inner_->eval(t, exact); }
-  void setTimeoutMs(unsigned ms) override {
-    options_.timeout_ms = ms;
-    inner_->setTimeoutMs(ms);
-  }
-  void interrupt() override {
-    std::lock_guard<std::mutex> lock(swap_);
-    inner_->interrupt();
-  }
-  std::uint64_t checks() const override { return checks_before_ + inner_->checks(); }
-  double checkSeconds() const override { return seconds_before_ + inner_->checkSeconds(); }
-  bool retired() const override { return inner_->retired(); }
-
-  static constexpr int kMaxRenewals = 2;
-
- private:
-  void abandonIfRetired() {
-    if (inner_ && inner_->retired()) {
-      inner_->detachWorker();
-      (void)inner_.release();  // intentionally leaked: Z3 is still using it
-    }
-  }
-  void renewIfRetired() {
-    if (!inner_->retired() || renewals_ >= kMaxRenewals) return;
-    auto fresh = std::make_unique<Z3Solver>(tm_, options_);
-    for (std::size_t level = 0; level < frames_.size(); ++level) {
-      if (level > 0) fresh->push();
-      for (Term t : frames_[level]) fresh->add(t);
-    }
-    checks_before_ += inner_->checks();
-    seconds_before_ += inner_->checkSeconds();
-    std::lock_guard<std::mutex> lock(swap_);
-    abandonIfRetired();
-    inner_ = std::move(fresh);
-    ++renewals_;
-  }
-
-  terms::TermManager& tm_;
-  SolverOptions options_;
-  std::unique_ptr<Z3Solver> inner_;
-  std::vector<std::vector<Term>> frames_{1};  // the assertions of each level, level 0 first
-  std::mutex swap_;                           // interrupt() may come from another thread
-  int renewals_ = 0;
-  std::uint64_t checks_before_ = 0;  // statistics of the retired solvers
-  double seconds_before_ = 0;
-};
-
-}  // namespace
-
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
-  return std::make_unique<RetiringSolver>(tm, options);
+  return makeRenewingSolver([&tm, options] { return std::make_unique<Z3Solver>(tm, options); });
 }
 
 }  // namespace pasda::solver

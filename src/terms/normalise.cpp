@@ -67,6 +67,8 @@ struct Simplify {
 
   // The identities of each operator family; an empty term when none applies.
   Term arithmeticIdentity() const;
+  Term floatingIdentity() const;
+  Term floatingComparison() const;
   Term bitIdentity() const;
   Term comparisonIdentity() const;
   Term logicIdentity() const;
@@ -107,6 +109,82 @@ Term Simplify::arithmeticIdentity() const {
       break;
   }
   return {};
+}
+
+/// A floating literal with exactly the value v, the sign of a zero included.
+bool floatLitIs(const TermManager& tm, Term t, double v) {
+  if (!tm.isLit(t)) return false;
+  auto d = tm.asFloating(t);
+  return d && *d == v && std::signbit(*d) == std::signbit(v);
+}
+
+/// The magnitude of p when p is -x or 0 - x (either zero): |p| = |x| exactly.
+Term unsignedOperand(const TermManager& tm, Term p) {
+  const Node& n = tm.node(p);
+  if (n.op == Op::Neg) return n.args[0];
+  if (n.op == Op::Sub && tm.isLit(n.args[0])) {
+    auto z = tm.asFloating(n.args[0]);
+    if (z && *z == 0.0) return n.args[1];
+  }
+  return {};
+}
+
+/// Identities of IEEE arithmetic with rounding to nearest, exact for every operand (NaN,
+/// infinities and signed zeros included), hence true under Java and for reals alike:
+/// x*1 = x/1 = x, x*-1 = x/-1 = -x, x-(+0) = x+(-0) = x; (-x)*(-y) = x*y and (-x)/(-y) = x/y
+/// (the sign of the exact result is the same and rounding to nearest is symmetric); p*p = x*x
+/// when p is -x or 0-x (a square depends on the magnitude only); ite(c,p,q)^2 is its squares'
+/// common term when p*p and q*q normalise to one term (Math.abs(x) squared is x*x).
+Term Simplify::floatingIdentity() const {
+  switch (op) {
+    case Op::Mul: case Op::Div: {
+      if (floatLitIs(tm, b, 1.0)) return a;
+      if (floatLitIs(tm, b, -1.0)) return tm.neg(a);
+      if (tm.op(a) == Op::Neg && tm.op(b) == Op::Neg)
+        return tm.make(op, sort, {tm.node(a).args[0], tm.node(b).args[0]});
+      if (op != Op::Mul || a != b) break;
+      if (Term x = unsignedOperand(tm, a)) return tm.mul(x, x);
+      if (tm.op(a) == Op::Ite && tm.op(tm.node(a).args[1]) != Op::Ite && tm.op(tm.node(a).args[2]) != Op::Ite) {
+        const Node& n = tm.node(a);  // (branches that are no ite: the work stays linear)
+        Term pp = tm.mul(n.args[1], n.args[1]), qq = tm.mul(n.args[2], n.args[2]);
+        if (pp == qq) return pp;
+      }
+      break;
+    }
+    case Op::Sub:
+      if (floatLitIs(tm, b, 0.0)) return a;
+      break;
+    case Op::Add:
+      if (floatLitIs(tm, b, -0.0)) return a;
+      break;
+    default:
+      break;
+  }
+  return {};
+}
+
+/// IEEE comparisons of negated operands (a literal counts as the negation of its negation):
+/// -a < -b is b < a, -a == -b is a == b, with the same answer for NaN (false) and zeros.
+Term Simplify::floatingComparison() const {
+  auto negated = [&](Term t) -> Term {
+    if (tm.op(t) == Op::Neg) return tm.node(t).args[0];
+    if (!tm.isLit(t)) return {};
+    auto d = tm.asFloating(t);
+    if (!d) return {};
+    return os == Sort::Float ? tm.floatLit(-static_cast<float>(*d)) : tm.doubleLit(-*d);
+  };
+  if (tm.op(a) != Op::Neg && tm.op(b) != Op::Neg) return {};
+  Term na = negated(a), nb = negated(b);
+  if (!na || !nb) return {};
+  switch (op) {
+    case Op::Lt: return tm.gt(na, nb);
+    case Op::Le: return tm.ge(na, nb);
+    case Op::Gt: return tm.lt(na, nb);
+    case Op::Ge: return tm.le(na, nb);
+    case Op::Eq: return tm.eq(na, nb);
+    case Op::Ne: return tm.ne(na, nb);
+    default: return {};
+  }
 }
 
 /// x & 0, x | -1, x ^ x, and the identities that hold only with Java's widths.
@@ -242,12 +320,16 @@ Term normalise(TermManager& tm, Op op, Sort sort, std::vector<Term>& args) {
   const bool reals = !java && isFloating(os);
   Simplify in{tm, op, sort, os, java, ring, reals, args.empty() ? Term{} : args[0], args.size() > 1 ? args[1] : Term{}, args};
   switch (op) {
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Neg:
-    case Op::Shl: case Op::Shr: case Op::Ushr:
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
+      if (Term t = in.arithmeticIdentity()) return t;
+      return isFloating(os) ? in.floatingIdentity() : Term{};
+    case Op::Rem: case Op::Neg: case Op::Shl: case Op::Shr: case Op::Ushr:
       return in.arithmeticIdentity();
     case Op::BitAnd: case Op::BitOr: case Op::BitXor:
       return in.bitIdentity();
     case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge:
+      if (Term t = in.comparisonIdentity()) return t;
+      return isFloating(os) ? in.floatingComparison() : Term{};
     case Op::Cmp: case Op::CmpL: case Op::CmpG: case Op::Not:
       return in.comparisonIdentity();
     case Op::And: case Op::Or: case Op::Ite:

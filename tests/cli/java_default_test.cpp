@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Shape{"above", "x + 3 > x is false for x near Integer.MAX_VALUE"},
                       Shape{"largest", "Math.max(a, NaN) is NaN, b > a is false for b = NaN"},
                       Shape{"cancel", "(a + b) - b rounds: a = 1, b = 1e300 gives 0"}),
-    [](const ::testing::TestParamInfo<Shape>& info) { return std::string(info.param.method); });
+    [](const ::testing::TestParamInfo<Shape>& shape) { return std::string(shape.param.method); });
 
 }  // namespace
 }  // namespace cli_test

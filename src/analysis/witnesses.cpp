@@ -23,6 +23,14 @@ constexpr std::int64_t kMaxReplayedLength = 4096;
 
 namespace {
 
+/// An undetermined reference input (the shape could not be rebuilt).
+witness::InputValue refValue() {
+  witness::InputValue v;
+  v.sort = terms::Sort::Ref;
+  return v;
+}
+
+
 const symexec::InputShape* shapeAt(const symexec::RawPartition& p, const std::string& path) {
   for (const symexec::InputShape& sh : p.input_shapes)
     if (sh.path == path) return &sh;
@@ -45,7 +53,7 @@ witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::I
     try {
       t = jvm::parseFieldDescriptor(f.desc);
     } catch (const std::exception&) {
-      return witness::InputValue{terms::Sort::Ref};
+      return refValue();
     }
     fv.sort = symexec::sortOf(t);
     if (!f.reference) {
@@ -54,9 +62,9 @@ witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::I
       fv.ref = Ref::Null;
     } else {
       const symexec::InputShape* target = shapeAt(p, f.target);
-      if (!target || f.target != shape.path + "." + f.name) return witness::InputValue{terms::Sort::Ref};
+      if (!target || f.target != shape.path + "." + f.name) return refValue();
       fv = shapeValue(p, *target, valueOf);
-      if (!fv.buildable()) return witness::InputValue{terms::Sort::Ref};
+      if (!fv.buildable()) return refValue();
     }
     v.field_names.push_back(f.name);
     v.field_descs.push_back(f.desc);
@@ -318,6 +326,22 @@ void WitnessStage::searchBeyondTheLimit(const symexec::RawPartition& raw, Partit
 void WitnessStage::addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context) {
   jvm_inputs_.emplace_back(index, std::move(args));
   contexts_.push_back(context);
+  warmUpJvm();
+}
+
+void WitnessStage::warmUpJvm() {
+  const Options& o = *env_.options;
+  if (renv_.session || (o.replay != "auto" && o.replay != "jvm")) return;
+  // (versions read from class paths replay in two JVMs of their own, without a session)
+  const Prepared& pr = env_.prepared;
+  if (pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
+      !pr.new_classpath->entries().empty())
+    return;
+  const double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - o.time.jvm_reserve_s;
+  if (left < o.time.jvm_min_s) return;  // (replayAllInJvm would not start one either)
+  own_jvm_ = std::make_unique<witness::JvmSession>();
+  if (own_jvm_->warmUp()) renv_.session = own_jvm_.get();
+  else own_jvm_.reset();
 }
 
 std::vector<Term> WitnessStage::witnessTerms(int index) const {

@@ -67,6 +67,7 @@ class WitnessStage {
   bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);
 
   void addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context = {});
+  void warmUpJvm();
   std::vector<witness::InputValue> valuesOf(const std::vector<terms::Term>& model) const;
   witness::SearchProblem problem(const symexec::RawPartition& raw, symexec::Clock::time_point deadline,
                                  const std::vector<terms::Term>& seed) const;
@@ -89,6 +90,10 @@ class WitnessStage {
   std::optional<symexec::ExecOptions> concrete_eo_;
   std::vector<terms::Term> run_args_;
   std::uint64_t samples_ = 0;
+  /// The run's own JVM, started when the first witness is queued for it (when the options
+  /// bring no session, e.g. a release worker's): it boots while the exploration and the
+  /// explanations go on, and replayAllInJvm finds it ready.
+  std::unique_ptr<witness::JvmSession> own_jvm_;
 };
 
 }  // namespace pasda::analysis

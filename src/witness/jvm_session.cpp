@@ -236,6 +236,8 @@ JvmSession::~JvmSession() {
   if (!impl_->dir.empty()) fs::remove_all(impl_->dir, ec);
 }
 
+bool JvmSession::warmUp() { return impl_->pid >= 0 || impl_->start(); }
+
 int JvmSession::starts() const { return impl_->starts; }
 int JvmSession::requests() const { return impl_->requests; }
 

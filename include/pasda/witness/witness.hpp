@@ -91,6 +91,9 @@ class JvmSession {
   /// no JVM can be started (no java, ...); `timedOut` when the limit was hit.
   bool run(const std::string& classDir, const std::string& driverClass, double timeoutS, std::string& output,
            bool& timedOut);
+  /// Starts the JVM now, without waiting for it, so that it boots while the caller goes on
+  /// working; the first run() then finds it ready. False when no JVM can be started.
+  bool warmUp();
   int starts() const;    // JVMs started so far (1 unless one died or hung)
   int requests() const;  // drivers run so far
 

@@ -24,16 +24,20 @@ def build_parser():
     p.add_argument("--cases", help="comma-separated subset (default: the paper's 141)")
     p.add_argument("--depth-limit", type=int, default=10)
     p.add_argument("--arith", choices=("math", "java"), default="math")
-    p.add_argument("--deepen", choices=("on", "off"), default="off",
-                   help="pasda-jvm --deepen: iterative deepening of the depth limit (default off: the paper's tables)")
-    p.add_argument("--induction", choices=("on", "off"), default="off",
-                   help="pasda-jvm --induction: coupled loops proved by induction (default off: the paper's tables)")
-    p.add_argument("--split-time", choices=("on", "off"), default="off",
-                   help="pasda-jvm --split-time (default off: the paper's tables)")
-    p.add_argument("--deep-search", choices=("on", "off"), default="off",
-                   help="pasda-jvm --deep-search (default off: the paper's tables)")
+    p.add_argument("--deepen", choices=("on", "off"), default="on",
+                   help="pasda-jvm --deepen: iterative deepening of the depth limit (default on, as pasda-jvm; "
+                        "off with --paper)")
+    p.add_argument("--induction", choices=("on", "off"), default="on",
+                   help="pasda-jvm --induction: coupled loops proved by induction (default on, as pasda-jvm)")
+    p.add_argument("--split-time", choices=("on", "off"), default="on",
+                   help="pasda-jvm --split-time (default on, as pasda-jvm)")
+    p.add_argument("--deep-search", choices=("on", "off"), default="on",
+                   help="pasda-jvm --deep-search (default on, as pasda-jvm)")
+    p.add_argument("--paper", action="store_true",
+                   help="the paper's settings: --deepen, --induction, --split-time and --deep-search off "
+                        "(the replication's figures)")
     p.add_argument("--beyond", action="store_true",
-                   help="the engine beyond the paper: --deepen, --induction, --split-time and --deep-search on")
+                   help="the engine beyond the paper (the default; kept for old command lines)")
     return p
 
 
@@ -89,10 +93,19 @@ def summary(st, tool, timeout):
     return out, tr["false"]
 
 
-def main(argv=None):
+def parse_args(argv=None):
+    """The command line, with --paper applied: the four switches of the mechanisms beyond the
+    paper are "on" (pasda-jvm's defaults) unless --paper or their own option turns them off."""
     a = build_parser().parse_args(argv)
-    if a.beyond:
-        a.deepen = a.induction = a.split_time = a.deep_search = "on"
+    if a.paper and a.beyond:
+        raise SystemExit("bench: --paper and --beyond contradict each other")
+    if a.paper:
+        a.deepen = a.induction = a.split_time = a.deep_search = "off"
+    return a
+
+
+def main(argv=None):
+    a = parse_args(argv)
     if not a.db:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         tag = "".join(f"-{n}" for n, v in (("deepen", a.deepen), ("induction", a.induction), ("split", a.split_time),

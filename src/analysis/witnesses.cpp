@@ -23,13 +23,19 @@ constexpr std::int64_t kMaxReplayedLength = 4096;
 
 namespace {
 
+/// Whether both versions were read from class paths: the JVM replay then runs each version in
+/// a JVM of its own over its class path (callees elsewhere in the release included).
+bool onClassPaths(const Prepared& pr) {
+  return pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
+         !pr.new_classpath->entries().empty();
+}
+
 /// An undetermined reference input (the shape could not be rebuilt).
 witness::InputValue refValue() {
   witness::InputValue v;
   v.sort = terms::Sort::Ref;
   return v;
 }
-
 
 const symexec::InputShape* shapeAt(const symexec::RawPartition& p, const std::string& path) {
   for (const symexec::InputShape& sh : p.input_shapes)
@@ -332,11 +338,7 @@ void WitnessStage::addJvmInputs(int index, std::vector<witness::InputValue> args
 void WitnessStage::warmUpJvm() {
   const Options& o = *env_.options;
   if (renv_.session || (o.replay != "auto" && o.replay != "jvm")) return;
-  // (versions read from class paths replay in two JVMs of their own, without a session)
-  const Prepared& pr = env_.prepared;
-  if (pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
-      !pr.new_classpath->entries().empty())
-    return;
+  if (onClassPaths(env_.prepared)) return;  // (two JVMs of their own, without a session)
   const double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - o.time.jvm_reserve_s;
   if (left < o.time.jvm_min_s) return;  // (replayAllInJvm would not start one either)
   own_jvm_ = std::make_unique<witness::JvmSession>();
@@ -480,8 +482,7 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
         if (m.name == pr.name && m.descriptor == pr.descriptor) return (m.access_flags & jvm::acc::Private) != 0;
       return false;
     };
-    const bool paths = pr.old_classpath && pr.new_classpath && !pr.old_classpath->entries().empty() &&
-                       !pr.new_classpath->entries().empty();
+    const bool paths = onClassPaths(pr);
     if (paths) {
       renv_.old_classpath = pr.old_classpath->entries();
       renv_.new_classpath = pr.new_classpath->entries();

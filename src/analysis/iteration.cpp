@@ -81,15 +81,17 @@ std::shared_ptr<SharedOracle> sharedOracle(const Prepared& p) {
   return shared;
 }
 
-/// ExecOptions::shared_lambda: the identical-closure oracle's pureIdentical.
-std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&)> sharedLambdaOracle(
-    std::shared_ptr<SharedOracle> shared) {
+/// ExecOptions::shared_lambda: the identical-closure oracle's sharedFunction.
+std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&,
+                   const std::vector<std::string>&)>
+sharedLambdaOracle(std::shared_ptr<SharedOracle> shared) {
   if (!shared) return {};
-  return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc) {
+  return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc,
+                  const std::vector<std::string>& types) {
     auto [o, d] = shared->original(side, owner, desc);
     std::lock_guard<std::mutex> g(shared->lock);
     try {
-      return shared->oracle->pureIdentical(o, name, d);
+      return shared->oracle->sharedFunction(o, name, d, types);
     } catch (const std::exception&) {
       return false;  // not decided: each version's lambda is its own
     }

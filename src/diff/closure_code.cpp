@@ -33,6 +33,51 @@ DecodedMethod decodeMethod(const jvm::ClassFile& cf, const jvm::Method& m) {
 
 namespace {
 
+bool pushesConstant(const Instruction& i) {
+  switch (i.op) {
+    case Opcode::aconst_null: case Opcode::iconst_m1: case Opcode::iconst_0: case Opcode::iconst_1:
+    case Opcode::iconst_2: case Opcode::iconst_3: case Opcode::iconst_4: case Opcode::iconst_5:
+    case Opcode::lconst_0: case Opcode::lconst_1: case Opcode::fconst_0: case Opcode::fconst_1:
+    case Opcode::fconst_2: case Opcode::dconst_0: case Opcode::dconst_1: case Opcode::bipush: case Opcode::sipush:
+      return true;
+    case Opcode::ldc: case Opcode::ldc_w: case Opcode::ldc2_w:
+      return i.constant.kind == ConstValue::Kind::Int || i.constant.kind == ConstValue::Kind::Long ||
+             i.constant.kind == ConstValue::Kind::Float || i.constant.kind == ConstValue::Kind::Double ||
+             i.constant.kind == ConstValue::Kind::String;
+    default:
+      return false;
+  }
+}
+
+bool declaresFieldNamed(const jvm::ClassFile& cf, const std::string& name) {
+  for (const auto& f : cf.fields)
+    if (f.name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+void dropOneVersionConstantStores(DecodedMethod& m, const jvm::ClassFile& self, const jvm::ClassFile& other) {
+  std::vector<Instruction> kept;
+  kept.reserve(m.insns.size());
+  for (std::size_t i = 0; i < m.insns.size(); ++i) {
+    if (i + 1 < m.insns.size() && pushesConstant(m.insns[i])) {
+      const Instruction& put = m.insns[i + 1];
+      const jvm::Field* f = put.op == Opcode::putstatic && put.member.owner == self.name()
+                                ? self.findField(put.member.name, put.member.descriptor)
+                                : nullptr;
+      if (f && (f->access_flags & jvm::acc::Static) && !declaresFieldNamed(other, put.member.name)) {
+        ++i;  // the pair goes
+        continue;
+      }
+    }
+    kept.push_back(m.insns[i]);
+  }
+  m.insns = std::move(kept);
+}
+
+namespace {
+
 std::uint16_t u2(const std::vector<std::uint8_t>& b, std::size_t& at) {
   if (at + 2 > b.size()) throw std::out_of_range("truncated BootstrapMethods attribute");
   std::uint16_t v = static_cast<std::uint16_t>((b[at] << 8) | b[at + 1]);

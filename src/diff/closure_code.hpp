@@ -40,6 +40,15 @@ Bootstrap bootstrapAt(const jvm::ClassFile& cf, std::uint16_t index);
 std::string bootstrapText(const jvm::ClassFile& cf, std::uint16_t index, const Normaliser& norm, Version v,
                           int depth = 0);
 
+/// In a class initialiser `m` of `self`: drop every store of a constant (`aconst_null`,
+/// `iconst_*`, `bipush`, an `ldc` of a number or string, then `putstatic`) to a static field of
+/// the class that `other` (the class's other version) does not declare at all. Such a store
+/// cannot throw nor be seen by code present in both versions (which cannot name the field), so
+/// a field added or removed with a constant initialiser leaves the initialisers comparable.
+/// Instructions after a dropped pair move up; a branch or handler that pointed at one finds
+/// nothing there (indexAt gives -1) and the comparison reports a difference, conservatively.
+void dropOneVersionConstantStores(DecodedMethod& m, const jvm::ClassFile& self, const jvm::ClassFile& other);
+
 /// What differs between two versions of a method's code ("" when nothing): the normalised
 /// instructions (bootstrap methods of invokedynamic and dynamic constants included), local
 /// slots up to a bijection that keeps the parameters' slots, branch targets by instruction

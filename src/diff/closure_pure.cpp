@@ -94,4 +94,21 @@ bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& nam
   return ok;
 }
 
+bool ClosureOracle::sharedFunction(const std::string& cls, const std::string& name, const std::string& descriptor,
+                                   const std::vector<std::string>& types) {
+  Impl& I = *impl_;
+  const std::string k = I.key(cls, Version::kOld);
+  if (I.inPath(Version::kOld, k) || I.inPath(Version::kNew, k)) return pureIdentical(cls, name, descriptor);
+  auto paramsOfValues = [](const std::string& d) {
+    jvm::MethodDesc md = jvm::parseMethodDescriptor(d);  // (throws on a malformed one: not shared)
+    for (const jvm::TypeDesc& t : md.params)
+      if (t.kind == '[' || (t.kind == 'L' && !valueClass(t.className()))) return false;
+    return true;
+  };
+  if (!paramsOfValues(descriptor)) return false;
+  for (const std::string& t : types)
+    if (t.empty() || !paramsOfValues(t)) return false;
+  return true;
+}
+
 }  // namespace pasda::diff

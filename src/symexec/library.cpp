@@ -219,7 +219,10 @@ std::string ModelCall::sharedLambdaSite() const {
   const std::string owner = impl.substr(colon + 1, dot - colon - 1), name = impl.substr(dot + 1, paren - dot - 1);
   const std::string descriptor = impl.substr(paren);
   const Side side = s_.frames.back().side;
-  if (!opt.shared_lambda(side, owner, name, descriptor)) return "";
+  const std::size_t open = parts[3].find('(');
+  const std::vector<std::string> types{open == std::string::npos ? std::string() : parts[3].substr(open),
+                                       ref_.descriptor};
+  if (!opt.shared_lambda(side, owner, name, descriptor, types)) return "";
   std::string site = "lambda:" + impl.substr(colon + 1) + "|" + ref_.name + ref_.descriptor + "|" + parts[3];
   const std::string& mine = opt.main_class[side];
   for (std::size_t p = 0; !mine.empty() && (p = site.find(mine, p)) != std::string::npos;) {

@@ -73,6 +73,36 @@ TEST_F(Closure, ClassInitialisersCount) {
   EXPECT_EQ(of("Cfg", "plain", "(I)I").verdict, ClosureVerdict::Affected);
 }
 
+TEST_F(Closure, AFieldAddedWithAConstantInitialiserLeavesTheInitialiserComparable) {
+  EXPECT_EQ(of("Added", "get", "(I)I").verdict, ClosureVerdict::Identical) << of("Added", "get", "(I)I").reason;
+  // A new field whose initialiser creates an object: the initialisers differ.
+  MethodClosure grown = of("Grown", "get", "(I)I");
+  EXPECT_EQ(grown.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(grown.reason.find("<clinit>"), std::string::npos) << grown.reason;
+  // A changed constant stored to a field both versions declare is still a difference (Cfg).
+  EXPECT_EQ(of("Cfg", "get", "()I").verdict, ClosureVerdict::Affected);
+}
+
+TEST_F(Closure, MethodReferencesToTheJdkAreSharedWhenTheyCannotCallBack) {
+  // HashSet::new as a Supplier, Integer::parseInt as a Function<String, Integer>.
+  EXPECT_TRUE(oracle_.sharedFunction("java/util/HashSet", "<init>", "()V",
+                                     {"()Ljava/util/HashSet;", "()Ljava/util/function/Supplier;"}));
+  EXPECT_TRUE(oracle_.sharedFunction("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I",
+                                     {"(Ljava/lang/String;)Ljava/lang/Integer;", "()Ljava/util/function/Function;"}));
+  // String.valueOf(Object) calls toString() of whatever it is given.
+  EXPECT_FALSE(oracle_.sharedFunction("java/lang/String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;",
+                                      {"(Ljava/lang/Object;)Ljava/lang/String;", "()Ljava/util/function/Function;"}));
+  // String.valueOf(char) is safe, but the functional interface hands it a program object here.
+  EXPECT_FALSE(oracle_.sharedFunction("java/lang/String", "length", "()I",
+                                      {"(L" + kPkg + "Point;)Ljava/lang/Integer;", "()Ljava/util/function/Function;"}));
+  // A bound receiver of a JDK collection (list::contains calls equals of program objects).
+  EXPECT_FALSE(oracle_.sharedFunction("java/util/List", "contains", "(Ljava/lang/Object;)Z",
+                                      {"(Ljava/lang/String;)Z", "(Ljava/util/List;)Ljava/util/function/Predicate;"}));
+  // A lambda body of the path: pureIdentical decides (Leaf.pure is the same pure code).
+  EXPECT_TRUE(oracle_.sharedFunction(kPkg + "Leaf", "pure", "(II)I", {"(II)I", "()Ljava/util/function/IntBinaryOperator;"}));
+  EXPECT_FALSE(oracle_.sharedFunction(kPkg + "Leaf", "changed", "(I)I", {"(I)I", "()Ljava/util/function/IntUnaryOperator;"}));
+}
+
 TEST_F(Closure, ReflectionIsNeverIdentical) {
   MethodClosure make = of("Refl", "make", "(Ljava/lang/String;)Ljava/lang/Object;");
   EXPECT_EQ(make.verdict, ClosureVerdict::Affected);

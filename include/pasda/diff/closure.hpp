@@ -66,6 +66,15 @@ class ClosureOracle {
   /// The interpreter shares a lambda whose body has it between the versions.
   bool pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor);
 
+  /// Whether a lambda or method reference whose implementation is cls.name:descriptor is the
+  /// same function object in both versions: a pureIdentical method of the path, or a method
+  /// of the JDK (the same code in both versions) that cannot call back into program code:
+  /// every reference parameter of `descriptor` and of each of `types` (the instantiated
+  /// method type, the call site's captured arguments) is of a JDK value class.
+  /// `HashSet::new` and `Integer::parseInt` are; `String::valueOf(Object)` is not.
+  bool sharedFunction(const std::string& cls, const std::string& name, const std::string& descriptor,
+                      const std::vector<std::string>& types);
+
   /// Number of graph nodes (methods, fields, classes) examined so far: for statistics.
   std::size_t nodesExamined() const;
 

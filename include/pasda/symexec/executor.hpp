@@ -112,8 +112,10 @@ struct ExecOptions {
   /// Is the method owner.name:descriptor (as the side's code names it: the analysed class by
   /// its renamed name) the same function of its arguments in both versions? A lambda whose
   /// body is one is shared between the versions; others are each version's own code. Empty:
-  /// no lambda is shared.
-  std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor)>
+  /// no lambda is shared. `types` lists the other descriptors of the site: the instantiated
+  /// method type and the call site's own (what the lambda captures).
+  std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor,
+                     const std::vector<std::string>& types)>
       shared_lambda;
   /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
   /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).

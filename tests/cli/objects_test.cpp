@@ -454,6 +454,28 @@ TEST(UnknownCalls, MethodReferencesToJdkCodeBuildEqualStaticState) {
   }
 }
 
+TEST(UnknownCalls, JdkCallsThatNeverThrowOrNeverReturnNullDoNotFork) {
+  // System.lineSeparator, Arrays.asList and Collections.unmodifiableList are total; Pattern.compile
+  // may throw (a bad pattern) but never returns null.
+  const std::string a = fixtureClass("realcode/methodref", "old", "realcode.methodref", "Initialised");
+  const std::string b = fixtureClass("realcode/methodref", "new", "realcode.methodref", "Initialised");
+  JsonRun j = runJson({a, b, "--method", "shift", "--shortcut", "off"});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  bool compileMayThrow = false;
+  for (const Json& part : j.json["partitions"].array) {
+    const std::string& pc = part["path_condition"].string;
+    for (const char* never : {"throws:java.lang.System.lineSeparator", "isnull:java.lang.System.lineSeparator",
+                              "throws:java.util.Arrays.asList", "isnull:java.util.Collections.unmodifiableList",
+                              "isnull:java.util.regex.Pattern.compile"})
+      EXPECT_EQ(pc.find(never), std::string::npos) << never << " in " << pc;
+    compileMayThrow = compileMayThrow || pc.find("throws:java.util.regex.Pattern.compile") != std::string::npos;
+  }
+  EXPECT_TRUE(compileMayThrow) << j.run.out;
+  // Two partitions: the initialiser throws in Pattern.compile (both versions alike), or it does not.
+  EXPECT_EQ(j.json["partitions"].array.size(), 2u) << j.run.out;
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

@@ -39,8 +39,13 @@ bool immutableClass(const std::string& cls) {
 
 /// Owners all of whose methods are total functions of their arguments (no exception beyond the
 /// null checks the interpreter makes, no effect) and never return null, on non-null arguments.
-bool totalOwner(const std::string& owner) {
-  return owner == "java/lang/Character" || owner == "java/lang/Boolean";
+bool totalOwner(const std::string& owner, const std::string& name) {
+  // Character's code-point methods throw on invalid code points or indices, getName may return
+  // null, and toString(int) throws on an invalid code point: those are not total.
+  static const std::set<std::string> kCharacterPartial = {"toChars",           "codePointAt", "codePointBefore",
+                                                          "codePointCount",    "offsetByCodePoints",
+                                                          "getName",           "codePointOf", "toString"};
+  return (owner == "java/lang/Character" && kCharacterPartial.count(name) == 0) || owner == "java/lang/Boolean";
 }
 
 /// Methods known not to throw on a non-null receiver and non-null arguments, and (for reference
@@ -76,8 +81,53 @@ bool totalMethod(const std::string& owner, const std::string& name) {
       "java/util/Collections.emptySortedSet", "java/util/Collections.emptySortedMap",
       "java/util/Collections.emptyNavigableSet", "java/util/Collections.emptyNavigableMap",
       "java/util/Collections.emptyIterator", "java/util/Collections.emptyListIterator",
+      // Static or final-class methods whose Javadoc promises a non-null result and no
+      // exception beyond the null checks (their receivers cannot be program objects): these
+      // appear in class initialisers, where every partial call multiplies the paths by three.
+      "java/lang/System.lineSeparator",  "java/lang/Class.desiredAssertionStatus", "java/lang/Class.getName",
+      "java/lang/Class.getSimpleName",   "java/lang/Class.isArray",        "java/lang/Class.isPrimitive",
+      "java/lang/Class.isInterface",     "java/lang/Class.isEnum",         "java/lang/Class.isAnnotation",
+      "java/lang/Class.getModifiers",    "java/lang/Class.isInstance",     "java/lang/Class.isAssignableFrom",
+      "java/lang/Thread.currentThread",  "java/lang/ThreadLocal.withInitial",
+      "java/util/Collections.synchronizedSet", "java/util/Collections.synchronizedMap",
+      "java/util/Collections.synchronizedList", "java/util/Collections.synchronizedCollection",
+      "java/util/Collections.unmodifiableList", "java/util/Collections.unmodifiableSet",
+      "java/util/Collections.unmodifiableMap", "java/util/Collections.unmodifiableCollection",
+      "java/util/Collections.unmodifiableSortedSet", "java/util/Collections.unmodifiableSortedMap",
+      "java/util/Collections.singletonList", "java/util/Collections.singleton", "java/util/Collections.singletonMap",
+      "java/util/Arrays.asList",         "java/util/stream/Stream.of",     "java/util/stream/Stream.empty",
+      "java/util/Locale.getDefault",     "java/util/Locale.getAvailableLocales",
+      "java/util/Comparator.reverseOrder", "java/util/Comparator.naturalOrder", "java/util/function/Function.identity",
+      "java/util/Optional.empty",        "java/util/Optional.of",          "java/util/Optional.isPresent",
+      "java/util/Optional.isEmpty",      "java/lang/Integer.compare",      "java/lang/Integer.compareUnsigned",
+      "java/lang/Integer.sum",           "java/lang/Integer.max",          "java/lang/Integer.min",
+      "java/lang/Integer.toUnsignedLong", "java/lang/Integer.rotateLeft",  "java/lang/Integer.rotateRight",
+      "java/lang/Long.compare",          "java/lang/Long.compareUnsigned", "java/lang/Long.signum",
+      "java/lang/Long.numberOfLeadingZeros", "java/lang/Long.numberOfTrailingZeros", "java/lang/Long.max",
+      "java/lang/Long.min",              "java/lang/Long.sum",             "java/lang/Double.compare",
+      "java/lang/Double.isNaN",          "java/lang/Double.isFinite",      "java/lang/Double.doubleToLongBits",
+      "java/lang/Double.doubleToRawLongBits", "java/lang/Double.longBitsToDouble", "java/lang/Float.compare",
+      "java/lang/Float.isInfinite",      "java/lang/Float.floatToIntBits", "java/lang/Float.intBitsToFloat",
   };
-  return totalOwner(owner) || kTotal.count(owner + "." + name) > 0;
+  return totalOwner(owner, name) || kTotal.count(owner + "." + name) > 0;
+}
+
+/// Methods that may throw but never return null (documented so; static methods or methods of
+/// final JDK classes, so no program override answers them).
+bool neverNull(const std::string& owner, const std::string& name) {
+  static const std::set<std::string> kNonNull = {
+      "java/util/regex/Pattern.compile",    "java/util/regex/Pattern.matcher",  "java/util/regex/Pattern.quote",
+      "java/lang/String.format",            "java/lang/String.split",           "java/lang/String.getBytes",
+      "java/lang/String.join",              "java/lang/String.repeat",          "java/lang/String.substring",
+      "java/lang/String.replace",           "java/lang/String.replaceAll",      "java/lang/String.chars",
+      "java/lang/Class.forName",            "java/lang/Class.getDeclaredField", "java/lang/Class.getField",
+      "java/lang/Class.getDeclaredMethod",  "java/lang/Class.getMethod",        "java/lang/Class.getConstructor",
+      "java/lang/Class.getDeclaredConstructor", "java/lang/Class.getDeclaredFields", "java/lang/Class.getFields",
+      "java/lang/Class.getDeclaredMethods", "java/lang/Class.getMethods",       "java/lang/Class.getInterfaces",
+      "java/lang/Class.getDeclaredConstructors", "java/lang/Class.getConstructors",
+      "java/util/Locale.forLanguageTag",    "java/lang/Integer.toString",       "java/lang/Long.toString",
+  };
+  return kNonNull.count(owner + "." + name) > 0;
 }
 
 /// Calls whose results differ from run to run: never shared between the versions.
@@ -204,7 +254,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (ret.kind == 'V') return ModelResult::none();
   if (ret.kind != 'L' && ret.kind != '[')
     return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));
-  if (!total) {
+  if (!total && !neverNull(c.owner(), c.name())) {
     auto isNull = c.branch(tm.apply("isnull:" + call, FunKind::Library, Sort::Bool, args));
     if (!isNull) return c.ended();
     if (*isNull) return ModelResult::value(tm.nullRef());

@@ -37,8 +37,7 @@ bool stateless(Opcode op) {
     case Opcode::getstatic: case Opcode::putstatic: case Opcode::getfield: case Opcode::putfield:
     case Opcode::iastore: case Opcode::lastore: case Opcode::fastore: case Opcode::dastore:
     case Opcode::aastore: case Opcode::bastore: case Opcode::castore: case Opcode::sastore:
-    case Opcode::new_: case Opcode::newarray: case Opcode::anewarray: case Opcode::multianewarray:
-    case Opcode::invokedynamic: case Opcode::monitorenter: case Opcode::monitorexit:
+    case Opcode::new_: case Opcode::invokedynamic: case Opcode::monitorenter: case Opcode::monitorexit:
     case Opcode::jsr: case Opcode::jsr_w: case Opcode::ret:
       return false;
     default:
@@ -74,13 +73,18 @@ bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& nam
       for (const jvm::Instruction& in : d.insns) {
         if (in.op == Opcode::invokedynamic)  // string concatenation of values only
           ok = concatOfValues(*side.cf, in);
-        else if (!stateless(in.op)) ok = false;
+        else if (in.op == Opcode::new_) {  // a fresh object of a JDK class (its constructor is checked below)
+          const std::string ownerKey = I.key(in.type, Version::kOld);
+          ok = !I.inPath(Version::kOld, ownerKey) && !I.inPath(Version::kNew, ownerKey);
+        } else if (!stateless(in.op)) ok = false;
         else if (in.op == Opcode::invokestatic || in.op == Opcode::invokevirtual ||
                  in.op == Opcode::invokespecial || in.op == Opcode::invokeinterface) {
           const std::string& owner = in.member.owner;
           const std::string ownerKey = I.key(owner, Version::kOld);
           if (I.inPath(Version::kOld, ownerKey) || I.inPath(Version::kNew, ownerKey))
             ok = in.op == Opcode::invokestatic && pureIdentical(owner, in.member.name, in.member.descriptor);
+          else if (in.op == Opcode::invokespecial && in.member.name == "<init>")
+            ok = valueDescriptor(in.member.descriptor);  // a JDK constructor given values only
           else
             ok = valueClass(owner) && in.op != Opcode::invokeinterface && valueDescriptor(in.member.descriptor);
         }

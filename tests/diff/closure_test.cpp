@@ -83,6 +83,13 @@ TEST_F(Closure, AFieldAddedWithAConstantInitialiserLeavesTheInitialiserComparabl
   EXPECT_EQ(of("Cfg", "get", "()I").verdict, ClosureVerdict::Affected);
 }
 
+TEST_F(Closure, LambdasBuildingArraysOrJdkObjectsFromValuesArePure) {
+  EXPECT_TRUE(oracle_.pureIdentical(kPkg + "Added", "lambda$buffer$0", "(I)[C"));
+  EXPECT_TRUE(oracle_.pureIdentical(kPkg + "Added", "lambda$set$1", "()Ljava/util/Set;"));
+  // A program object's constructor is program code.
+  EXPECT_FALSE(oracle_.pureIdentical(kPkg + "Added", "lambda$point$2", "()Ljava/lang/Object;"));
+}
+
 TEST_F(Closure, MethodReferencesToTheJdkAreSharedWhenTheyCannotCallBack) {
   // HashSet::new as a Supplier, Integer::parseInt as a Function<String, Integer>.
   EXPECT_TRUE(oracle_.sharedFunction("java/util/HashSet", "<init>", "()V",

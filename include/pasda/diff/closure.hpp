@@ -59,7 +59,8 @@ class ClosureOracle {
   bool sameCode(const std::string& cls, const std::string& name, const std::string& descriptor);
 
   /// Whether the method is the same function of its arguments alone in both versions: the
-  /// same normalised code, no field access, no array store, no object creation, no
+  /// same normalised code, no field access, no array store, no object creation other than
+  /// arrays and JDK objects whose constructors are given values only, no
   /// invokedynamic, and calls only to static methods of the analysed class path with this
   /// property or to JDK value classes (String, the boxes, Character, Math) whose reference
   /// parameters are of those classes (so no call can dispatch back into program code).

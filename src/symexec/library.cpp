@@ -168,6 +168,12 @@ std::string constantText(const jvm::ConstantPool& pool, std::uint16_t index) {
 
 }  // namespace
 
+bool ModelCall::resultDiscarded() const {
+  const Frame& f = s_.frames.back();
+  const std::size_t next = static_cast<std::size_t>(f.ip) + 1;
+  return next < f.m->insns.size() && f.m->insns[next].op == jvm::Opcode::pop;
+}
+
 std::string ModelCall::bootstrapKey() const {
   const Frame& f = s_.frames.back();
   const jvm::Instruction& in = f.m->insns.at(static_cast<std::size_t>(f.ip));

@@ -90,6 +90,9 @@ class ModelCall {
   /// For an invokedynamic call site: the bootstrap method and its static arguments as text
   /// ("owner.name", then each argument, separated by NUL bytes), "" if they cannot be read.
   std::string bootstrapKey() const;
+  /// Is the call's result thrown away at once (the next instruction is `pop`)? Then nothing
+  /// can depend on whether it is null.
+  bool resultDiscarded() const;
   /// For a LambdaMetafactory call site whose implementation method is the same function of its
   /// arguments in both versions (ExecOptions::shared_lambda): a side-neutral name of the site
   /// (the analysed class's renamed name replaced by "<analysed>"); "" otherwise.

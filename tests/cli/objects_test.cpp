@@ -476,6 +476,26 @@ TEST(UnknownCalls, JdkCallsThatNeverThrowOrNeverReturnNullDoNotFork) {
   EXPECT_EQ(j.json["partitions"].array.size(), 2u) << j.run.out;
 }
 
+TEST(UnknownCalls, ATableBuiltOfValuesInAFreshHashMapDoesNotFork) {
+  const std::string a = fixtureClass("realcode/methodref", "old", "realcode.methodref", "Tables");
+  const std::string b = fixtureClass("realcode/methodref", "new", "realcode.methodref", "Tables");
+  JsonRun j = runJson({a, b, "--method", "shift", "--shortcut", "off"});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  ASSERT_EQ(j.json["partitions"].array.size(), 1u) << j.run.out;
+  const std::string& pc = j.json["partitions"].array[0]["path_condition"].string;
+  EXPECT_EQ(pc.find("throws:java.util.Map.put"), std::string::npos) << pc;
+  EXPECT_EQ(pc.find("isnull:java.util.Map.put"), std::string::npos) << pc;
+  // A key of a program class: put may run its hashCode(), so it may throw.
+  const std::string k = fixtureClass("realcode/methodref", "old", "realcode.methodref", "KeyedTables");
+  JsonRun keyed = runJson({k, k, "--method", "shift", "--shortcut", "off"});
+  ASSERT_TRUE(keyed.ok) << keyed.run.out << keyed.run.err;
+  bool mayThrow = false;
+  for (const Json& part : keyed.json["partitions"].array)
+    mayThrow = mayThrow || part["path_condition"].string.find("throws:java.util.Map.put") != std::string::npos;
+  EXPECT_TRUE(mayThrow) << keyed.run.out;
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

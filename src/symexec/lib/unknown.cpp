@@ -112,6 +112,55 @@ bool totalMethod(const std::string& owner, const std::string& name) {
   return totalOwner(owner, name) || kTotal.count(owner + "." + name) > 0;
 }
 
+/// JDK classes whose instances hold only what they are given and whose methods below call, of
+/// program code, at most the hashCode/equals of their arguments: on an object known to be of
+/// exactly that class (made by `new` on the path, so no subclass overrides them) and given only
+/// values of final JDK value classes, these never throw; `nonNull` ones never return null.
+bool exactCollection(const std::string& cls) {
+  static const std::set<std::string> kExact = {"java/util/HashMap", "java/util/LinkedHashMap",
+                                               "java/util/IdentityHashMap", "java/util/HashSet",
+                                               "java/util/LinkedHashSet", "java/util/ArrayList"};
+  return kExact.count(cls) > 0;
+}
+
+bool exactNoThrow(const std::string& name, bool& nonNull) {
+  static const std::set<std::string> kNoThrow = {"put",         "get",     "containsKey", "containsValue", "size",
+                                                 "isEmpty",     "remove",  "putIfAbsent", "getOrDefault",  "clear",
+                                                 "add",         "contains", "indexOf",    "lastIndexOf"};
+  static const std::set<std::string> kNonNull = {"keySet", "values", "entrySet", "iterator"};
+  nonNull = kNonNull.count(name) > 0;
+  return nonNull || kNoThrow.count(name) > 0;
+}
+
+bool finalValueClass(const std::string& cls) {
+  static const std::set<std::string> kFinal = {
+      "java/lang/String", "java/lang/Integer", "java/lang/Long",    "java/lang/Short", "java/lang/Byte",
+      "java/lang/Character", "java/lang/Boolean", "java/lang/Double", "java/lang/Float", "java/lang/Class"};
+  return kFinal.count(cls) > 0;
+}
+
+/// A call of exactCollection's methods on an exact receiver with value arguments: 0 (not such
+/// a call), 1 (never throws), 2 (never throws, never returns null).
+int exactTotal(ModelCall& c) {
+  if (!c.hasReceiver()) return 0;
+  const Object& r = c.object(c.receiver());
+  if (r.opaque || r.input >= 0 || r.is_array || !exactCollection(r.cls)) return 0;
+  bool nonNull = false;
+  if (!exactNoThrow(c.name(), nonNull)) return 0;
+  // (remove(int)/add(int, E) of a list throw on a bad index: only the one-argument forms)
+  if ((c.name() == "remove" || c.name() == "add") && c.args().size() != 2) return 0;
+  for (std::size_t i = 1; i < c.args().size(); ++i) {
+    Term a = c.args()[i];
+    if (c.tm().sort(a) != Sort::Ref) {
+      if (c.name() == "remove" || c.name() == "add") return 0;  // an index, not an element
+      continue;
+    }
+    if (c.isNull(a)) return 0;
+    if (!finalValueClass(c.object(a).cls)) return 0;
+  }
+  return nonNull ? 2 : 1;
+}
+
 /// Methods that may throw but never return null (documented so; static methods or methods of
 /// final JDK classes, so no program override answers them).
 bool neverNull(const std::string& owner, const std::string& name) {
@@ -239,10 +288,11 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     // behaviour is code of the version that made it, so it is never shared between them.
     args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
   // (LambdaMetafactory links once and returns a new function object: it never throws nor returns null)
-  const bool total =
-      metafactory || ((site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c));
+  const int exact = site.empty() ? exactTotal(c) : 0;
+  const bool total = metafactory || exact == 2 ||
+                     ((site.rfind("concat", 0) == 0 || totalMethod(c.owner(), c.name())) && !anyNullReference(c));
   c.warn("library call " + display + " is not modelled: an uninterpreted function of its arguments");
-  if (!total) {
+  if (!total && exact == 0) {
     // The call may throw: an exception of the call's own pseudo class (docs/interpreter.md).
     auto threw = c.branch(tm.apply("throws:" + call, FunKind::Library, Sort::Bool, args));
     if (!threw) return c.ended();
@@ -254,7 +304,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (ret.kind == 'V') return ModelResult::none();
   if (ret.kind != 'L' && ret.kind != '[')
     return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));
-  if (!total && !neverNull(c.owner(), c.name())) {
+  if (!total && !neverNull(c.owner(), c.name()) && !c.resultDiscarded()) {
     auto isNull = c.branch(tm.apply("isnull:" + call, FunKind::Library, Sort::Bool, args));
     if (!isNull) return c.ended();
     if (*isNull) return ModelResult::value(tm.nullRef());

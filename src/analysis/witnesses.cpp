@@ -158,6 +158,8 @@ WitnessStage::WitnessStage(const IterationEnv& env, const symexec::Program& prog
   renv_.program = &program;
   renv_.product_run = &run;
   renv_.product_class = env.prepared.product_name;
+  renv_.main_class[symexec::kOld] = env.prepared.old_name;
+  renv_.main_class[symexec::kNew] = env.prepared.new_name;
   renv_.input_types = inputs.types;
   renv_.arith = o.arith;
   renv_.session = o.jvm_session.get();

@@ -210,6 +210,10 @@ Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs)
   for (const InputValue& v : inputs) args.push_back(v.sort == terms::Sort::Ref ? tm.nullRef() : tm.lit(v.sort, v.bits));
   symexec::ExecOptions o;
   o.product_class = env.product_class;
+  // The versions' classes are one class under two names; their static fields start from
+  // what <clinit> puts there (a concrete state both versions share).
+  o.main_class = env.main_class;
+  o.static_inputs = false;
   o.deadline = symexec::Clock::now() +
                std::chrono::microseconds(static_cast<long long>(std::max(0.01, env.interp_timeout_s) * 1e6));
   symexec::ConcreteRun run;
@@ -239,6 +243,8 @@ Replay replayInterp(const ReplayEnv& env, const std::vector<InputValue>& inputs)
       try {
         symexec::ExecOptions vo;
         vo.deadline = o.deadline;
+        vo.main_class = o.main_class;
+        vo.static_inputs = false;
         symexec::ConcreteRun vr = symexec::runConcrete(*env.program, tm, *m, args, vo);
         if (vr.completed) x = render(tm, vr.partition.entry, ret);
       } catch (const std::exception&) {

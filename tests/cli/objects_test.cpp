@@ -496,6 +496,20 @@ TEST(UnknownCalls, ATableBuiltOfValuesInAFreshHashMapDoesNotFork) {
   EXPECT_TRUE(mayThrow) << keyed.run.out;
 }
 
+TEST(DeepSearch, IdenticalCodeReturningItsOwnObjectsIsNeverNeq) {
+  // A gcd loop cut by the depth limit, then `new Frac(...)`: the deep search replays the
+  // product concretely past the limit. Its replay must identify the versions' renamed classes
+  // (it did not: commons-lang3's Fraction.getReducedFraction(3, 3) was a false NEQ).
+  const std::string a = fixtureClass("witness/objects", "old", "fixtures.witness.objects", "Frac");
+  for (const char* arith : {"java", "math"}) {
+    JsonRun j = runJson({a, a, "--method", "reduced", "--shortcut", "off", "--loop-summaries", "off", "--induction",
+                         "off", "--arith", arith, "--timeout", "10"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_NE(j.json["result"].string, "NEQ") << arith << "\n" << j.run.out;
+    EXPECT_NE(j.json["result"].string, "MAYBE_NEQ") << arith << "\n" << j.run.out;
+  }
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

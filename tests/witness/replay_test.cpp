@@ -56,6 +56,21 @@ TEST(ReplayInterp, NaNEqualsNaNUnderDoubleEquals) {
   EXPECT_EQ(between.new_out, "3.25");
 }
 
+TEST(ReplayInterp, ObjectsOfTheAnalysedClassAreComparedByTheirFields) {
+  // Both versions return a new Frac: one class under two renamed names. Equal fields are no
+  // difference (before: the two names made every such result differ, a false NEQ of the deep
+  // search on identical code); a different field is.
+  Pair p("witness/objects", "fixtures/witness/objects/Frac", "reduced", "(II)Ljava/lang/Object;");
+  auto same = replayInterp(p.env(), {I(3), I(1)});
+  EXPECT_FALSE(same.differs) << same.note;
+  auto other = replayInterp(p.env(), {I(6), I(3)});  // den 1 in the old version, 3 in the new
+  EXPECT_TRUE(other.differs) << other.note;
+  // Without the names the two classes cannot be identified: every result would differ.
+  pasda::witness::ReplayEnv blind = p.env();
+  blind.main_class = {};
+  EXPECT_TRUE(replayInterp(blind, {I(3), I(1)}).differs);
+}
+
 TEST(ReplayInterp, MissingProgramIsAReportedFailureNotACrash) {
   pasda::witness::ReplayEnv env;
   auto r = replayInterp(env, {I(1)});

@@ -81,8 +81,15 @@ class Pair {
     program_.setClassPath(pasda::symexec::kNew,
                           std::make_shared<pasda::jvm::ClassPath>(pasda::jvm::ClassPath::parse(newRoot_)));
     env_.program = &program_;
-    env_.product_run = program_.find(pasda::symexec::kProduct, productName_)->method("run", desc);
+    // (the product's run returns an Object for a method returning a reference)
+    std::string runDesc = desc;
+    const std::size_t close = desc.find(')');
+    if (close != std::string::npos && close + 1 < desc.size() && (desc[close + 1] == 'L' || desc[close + 1] == '['))
+      runDesc = desc.substr(0, close + 1) + "Ljava/lang/Object;";
+    env_.product_run = program_.find(pasda::symexec::kProduct, productName_)->method("run", runDesc);
     env_.product_class = productName_;
+    env_.main_class[pasda::symexec::kOld] = oldName_;  // as the witness stage sets them
+    env_.main_class[pasda::symexec::kNew] = newName_;
     env_.input_types = pasda::jvm::parseMethodDescriptor(desc).params;
     env_.arith = pasda::terms::Arith::Java;
   }

@@ -53,6 +53,10 @@ struct ReplayEnv {
   const symexec::Program* program = nullptr;
   const symexec::MethodInfo* product_run = nullptr;  // the product's run method
   std::string product_class;                         // internal name
+  /// The analysed class's renamed names in the old and new version: the replay identifies
+  /// them when it compares the versions' objects (ExecOptions::main_class). Empty: the two
+  /// renamed classes count as different classes, so any object of them would differ.
+  symexec::PerSide<std::string> main_class;
   std::vector<jvm::TypeDesc> input_types;
   terms::Arith arith = terms::Arith::Math;           // the run's model ("different" depends on it)
   // Added (witness stage): limits of one replay.

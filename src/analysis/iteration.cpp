@@ -98,6 +98,22 @@ sharedLambdaOracle(std::shared_ptr<SharedOracle> shared) {
   };
 }
 
+/// ExecOptions::shared_call: the identical-closure oracle's callIdentical.
+std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&, bool)> sharedCallOracle(
+    std::shared_ptr<SharedOracle> shared) {
+  if (!shared) return {};
+  return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc,
+                  bool dispatches) {
+    auto [o, d] = shared->original(side, owner, desc);
+    std::lock_guard<std::mutex> g(shared->lock);
+    try {
+      return shared->oracle->callIdentical(o, name, d, dispatches);
+    } catch (const std::exception&) {
+      return false;  // not decided: each version's call is its own
+    }
+  };
+}
+
 /// ExecOptions::loop_summaries: the summarisable loops (diff::summarisableLoops) of methods
 /// whose closure is identical in both versions, under names both versions share.
 std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec::MethodInfo&)> loopSummaryOracle(
@@ -140,6 +156,7 @@ void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   eo.main_class[symexec::kNew] = p.new_name;
   std::shared_ptr<SharedOracle> oracle = sharedOracle(p);
   eo.shared_lambda = sharedLambdaOracle(oracle);
+  eo.shared_call = sharedCallOracle(oracle);
   if (env.options->loop_summaries) eo.loop_summaries = loopSummaryOracle(oracle);
 }
 

@@ -36,6 +36,13 @@ void ClosureOracle::Impl::expandNode(int id) {
     case NodeKind::Method: expandMethod(id); break;
     case NodeKind::Field: expandField(id); break;
     case NodeKind::Class: expandClass(id); break;
+    case NodeKind::Call: {
+      const Node n = nodes[static_cast<std::size_t>(id)];
+      for (Version v : kBothVersions)
+        call(id, v, jvm::MemberRef{actual(n.cls, v), n.name.substr(2), actual(n.desc, v), false}, n.name[0] == 'v',
+             n.name[0] == 's');
+      break;
+    }
     case NodeKind::Callbacks: {
       buildIndex();
       if (!index_error.empty()) return markBad(id, index_error);
@@ -308,6 +315,15 @@ bool ClosureOracle::sameCode(const std::string& cls, const std::string& name, co
   I.expand(id);
   const Node& n = I.nodes[static_cast<std::size_t>(id)];
   return !n.missing && !n.code_differs;
+}
+
+bool ClosureOracle::callIdentical(const std::string& owner, const std::string& name, const std::string& descriptor,
+                                  bool dispatches) {
+  Impl& I = *impl_;
+  const int id = I.node(NodeKind::Call, I.key(owner, Version::kOld), (dispatches ? "v:" : "s:") + name,
+                        I.key(descriptor, Version::kOld));
+  I.expand(id);
+  return !I.reachesDifference(id);
 }
 
 std::size_t ClosureOracle::nodesExamined() const { return impl_->nodes.size(); }

@@ -24,7 +24,9 @@ using jvm::Opcode;
 
 namespace detail {
 
-enum class NodeKind : std::uint8_t { Method, Field, Class, Callbacks, EnumValues };
+/// Call: a call site's targets (owner.name:desc as the call names them; name prefixed "v:" for
+/// a dispatching call, "s:" otherwise), for ClosureOracle::callIdentical.
+enum class NodeKind : std::uint8_t { Method, Field, Class, Callbacks, EnumValues, Call };
 
 struct Node {
   NodeKind kind = NodeKind::Method;
@@ -200,6 +202,7 @@ struct ClosureOracle::Impl {
       case NodeKind::Callbacks:
         return n.name == "any" ? "the methods JDK code may call back" : "the " + n.name + "() methods JDK code may call";
       case NodeKind::EnumValues: return "the values() of the enums";
+      case NodeKind::Call: return "a call of " + n.cls + "." + n.name.substr(2) + n.desc;
     }
     return "?";
   }

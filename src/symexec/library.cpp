@@ -238,6 +238,18 @@ std::string ModelCall::sharedLambdaSite() const {
   return site;
 }
 
+std::string ModelCall::sharedProgramCall() const {
+  const ExecOptions& opt = host_.options();
+  const Side side = s_.frames.back().side;
+  if (!opt.shared_call || !opt.shared_call(side, ref_.owner, ref_.name, ref_.descriptor, has_receiver_)) return "";
+  std::string call = ref_.owner + "." + ref_.name;
+  const std::string& mine = opt.main_class[side];
+  if (!mine.empty() && ref_.owner == mine) call = "<analysed>." + ref_.name;
+  for (char& ch : call)
+    if (ch == '/') ch = '.';
+  return call;
+}
+
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
 int ModelCall::choose(int n) { return host_.explorer().choose(s_, n); }
 

@@ -97,6 +97,11 @@ class ModelCall {
   /// arguments in both versions (ExecOptions::shared_lambda): a side-neutral name of the site
   /// (the analysed class's renamed name replaced by "<analysed>"); "" otherwise.
   std::string sharedLambdaSite() const;
+  /// For a call of program code (the call's owner is a program class) answered by no model:
+  /// the side-neutral name under which both versions share its result (the analysed class's
+  /// renamed name replaced by "<analysed>"), or "" when the versions' code behind it may differ
+  /// (ExecOptions::shared_call) and each version's call is its own.
+  std::string sharedProgramCall() const;
   /// Append text printed on `stream` by the calling side (console output compared as behaviour).
   void print(const std::string& stream, const std::vector<Term>& text);
   bool compareOutput() const;

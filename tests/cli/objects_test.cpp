@@ -510,6 +510,20 @@ TEST(DeepSearch, IdenticalCodeReturningItsOwnObjectsIsNeverNeq) {
   }
 }
 
+TEST(UnknownCalls, ACallOfProgramCodeIsSharedOnlyWhenEveryImplementationIsTheSame) {
+  // s.area() on an input Shape: Square.area changed (1 -> 2), so Calc.area(new Square())
+  // differs; sharing the call between the versions was a false EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/dispatch/";
+  JsonRun changed = runJson({root + "old", root + "new", "--class", "realcode.dispatch.Calc", "--method", "area"});
+  ASSERT_TRUE(changed.ok) << changed.run.out << changed.run.err;
+  EXPECT_NE(changed.json["result"].string, "EQ") << changed.run.out;
+  // The same implementations in both versions: one shared function, EQ by the engine.
+  JsonRun same = runJson({root + "old", root + "old", "--class", "realcode.dispatch.Calc", "--method", "area",
+                          "--shortcut", "off"});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

@@ -76,6 +76,14 @@ class ClosureOracle {
   bool sharedFunction(const std::string& cls, const std::string& name, const std::string& descriptor,
                       const std::vector<std::string>& types);
 
+  /// Whether a call of owner.name:descriptor (as the code names it; `dispatches` for
+  /// invokevirtual/invokeinterface) reaches the same code in both versions: its resolution, and
+  /// for a dispatching call every override in the path, with everything they reach. An
+  /// abstract method is the same declaration in both versions, but a call of it runs whatever
+  /// implements it: this is the question for a call the engine cannot follow.
+  bool callIdentical(const std::string& owner, const std::string& name, const std::string& descriptor,
+                     bool dispatches);
+
   /// Number of graph nodes (methods, fields, classes) examined so far: for statistics.
   std::size_t nodesExamined() const;
 

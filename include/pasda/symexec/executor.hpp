@@ -117,6 +117,13 @@ struct ExecOptions {
   std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor,
                      const std::vector<std::string>& types)>
       shared_lambda;
+  /// Does a call of program code that the engine cannot follow (an abstract method on an
+  /// input receiver, ...) reach the same code in both versions, every override included
+  /// (diff::ClosureOracle::callIdentical)? Then its result is one function shared by the
+  /// versions; otherwise each version's call is its own. Empty: never shared.
+  std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor,
+                     bool dispatches)>
+      shared_call;
   /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
   /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).
   /// The summarised loops of a method of the old or new version (empty: none), asked once per

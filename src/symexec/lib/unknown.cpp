@@ -281,8 +281,17 @@ ModelResult opaqueArray(ModelCall& c, Object o) {
 ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site, bool metafactory) {
   terms::TermManager& tm = c.tm();
   const jvm::TypeDesc& ret = c.desc().ret;
-  const std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
+  std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
   std::vector<Term> args = identities(c);
+  if (site.empty() && !c.owner().empty() && c.isProgramClass(c.owner())) {
+    // Program code the engine cannot follow (an abstract method on an input receiver): the
+    // versions share its result only when every implementation it may run is the same code.
+    std::string shared = c.sharedProgramCall();
+    if (shared.empty())
+      args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
+    else
+      call = shared;
+  }
   if (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0)
     // A call site other than string concatenation (a lambda, a record's methods): its
     // behaviour is code of the version that made it, so it is never shared between them.

@@ -250,6 +250,12 @@ std::string ModelCall::sharedProgramCall() const {
   return call;
 }
 
+bool ModelCall::sharedCallOf(const std::string& owner, const std::string& name, const std::string& descriptor,
+                             bool dispatches) const {
+  const ExecOptions& opt = host_.options();
+  return opt.shared_call && opt.shared_call(s_.frames.back().side, owner, name, descriptor, dispatches);
+}
+
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
 int ModelCall::choose(int n) { return host_.explorer().choose(s_, n); }
 

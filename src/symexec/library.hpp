@@ -102,6 +102,9 @@ class ModelCall {
   /// renamed name replaced by "<analysed>"), or "" when the versions' code behind it may differ
   /// (ExecOptions::shared_call) and each version's call is its own.
   std::string sharedProgramCall() const;
+  /// ExecOptions::shared_call for another call than this one (false without an oracle).
+  bool sharedCallOf(const std::string& owner, const std::string& name, const std::string& descriptor,
+                    bool dispatches) const;
   /// Append text printed on `stream` by the calling side (console output compared as behaviour).
   void print(const std::string& stream, const std::vector<Term>& text);
   bool compareOutput() const;

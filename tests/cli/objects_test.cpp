@@ -524,6 +524,21 @@ TEST(UnknownCalls, ACallOfProgramCodeIsSharedOnlyWhenEveryImplementationIsTheSam
   EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
 }
 
+TEST(UnknownCalls, JdkCodeCallingBackAChangedToStringIsNotShared) {
+  // String.valueOf(pt) and "pt " + pt call Pt.toString, which changed: NEQ (replayed), never EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/callback/";
+  for (const char* method : {"show", "label"}) {
+    JsonRun changed = runJson({root + "old", root + "new", "--class", "realcode.callback.Show", "--method", method});
+    ASSERT_TRUE(changed.ok) << changed.run.out << changed.run.err;
+    EXPECT_NE(changed.json["result"].string, "EQ") << method << "\n" << changed.run.out;
+    // The same toString in both versions: shared, EQ by the engine.
+    JsonRun same = runJson({root + "old", root + "old", "--class", "realcode.callback.Show", "--method", method,
+                            "--shortcut", "off"});
+    ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+    EXPECT_EQ(same.json["result"].string, "EQ") << method << "\n" << same.run.out;
+  }
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

@@ -196,6 +196,26 @@ std::vector<Term> identities(ModelCall& c) {
   return out;
 }
 
+/// Can JDK code given these arguments call back into program code (a toString, equals,
+/// hashCode, compareTo, an interface method of the program)? Not when every reference is
+/// null, a string, a box, a Class, a builder of characters, or an array of primitives or of
+/// those: such objects hold no program object and run no program code.
+bool mayCallBack(ModelCall& c) {
+  static const std::set<std::string> kInert = {
+      "java/lang/String",  "java/lang/Integer", "java/lang/Long",    "java/lang/Short",
+      "java/lang/Byte",    "java/lang/Character", "java/lang/Boolean", "java/lang/Double",
+      "java/lang/Float",   "java/lang/Class",   "java/lang/StringBuilder", "java/lang/StringBuffer",
+      "[Ljava/lang/String;", "[Ljava/lang/Integer;", "[Ljava/lang/Long;", "[Ljava/lang/Character;",
+      "[Ljava/lang/Class;"};
+  for (Term a : c.args()) {
+    if (c.tm().sort(a) != Sort::Ref || c.isNull(a)) continue;
+    const Object& o = c.object(a);
+    if (o.is_array && o.cls.size() == 2) continue;  // an array of a primitive type
+    if (kInert.count(o.cls) == 0) return true;
+  }
+  return false;
+}
+
 bool anyNullReference(ModelCall& c) {
   for (Term a : c.args())
     if (c.tm().sort(a) == Sort::Ref && c.isNull(a)) return true;
@@ -283,16 +303,23 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   const jvm::TypeDesc& ret = c.desc().ret;
   std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
   std::vector<Term> args = identities(c);
-  if (site.empty() && !c.owner().empty() && c.isProgramClass(c.owner())) {
-    // Program code the engine cannot follow (an abstract method on an input receiver): the
-    // versions share its result only when every implementation it may run is the same code.
+  if (site.empty() && !c.owner().empty() && (c.isProgramClass(c.owner()) || mayCallBack(c))) {
+    // Program code the engine cannot follow (an abstract method on an input receiver), or JDK
+    // code that may call back into program code through the objects it is given (the
+    // toString() of String.valueOf(o)): the versions share its result only when every
+    // implementation it may run is the same code in both.
     std::string shared = c.sharedProgramCall();
     if (shared.empty())
       args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
     else
       call = shared;
   }
-  if (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0)
+  // String concatenation calls String.valueOf on each argument: the toString() of a program
+  // object is shared only when every toString() it may run is the same code in both versions.
+  const bool concatCallsBack = site.rfind("concat", 0) == 0 && mayCallBack(c) &&
+                               !c.sharedCallOf("java/lang/String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;", false);
+  if (concatCallsBack ||
+      (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0))
     // A call site other than string concatenation (a lambda, a record's methods): its
     // behaviour is code of the version that made it, so it is never shared between them.
     args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));

@@ -113,6 +113,10 @@ std::string selectMethod(const Version& oldV, const Version& newV, const std::st
       throw InputError(oldV.path, "class " + jvm::toDottedName(oldV.cls.name()) + " has no method " + wanted);
     if (inNew.empty())
       throw InputError(newV.path, "class " + jvm::toDottedName(newV.cls.name()) + " has no method " + wanted);
+    if (name == "<clinit>")
+      throw InputError(oldV.path, "<clinit> is the class initialiser of " + jvm::toDottedName(oldV.cls.name()) +
+                                      ": it runs when the class is first used, not on its own; analyse the methods "
+                                      "that use the class (their runs include it)");
     if (!desc.empty()) return wanted;
     // Overloads: prefer the descriptor both versions share; otherwise the names must be unique.
     std::vector<std::string> common;

@@ -539,6 +539,16 @@ TEST(UnknownCalls, JdkCodeCallingBackAChangedToStringIsNotShared) {
   }
 }
 
+TEST(BadInput, AClassInitialiserIsNotAnalysedOnItsOwn) {
+  // (the product would call <clinit> as a method, beside the JVM's own initialisation)
+  const std::string a = fixtureClass("realcode/methodref", "old", "realcode.methodref", "Registry");
+  const std::string b = fixtureClass("realcode/methodref", "new", "realcode.methodref", "Registry");
+  CliRun r = runCli({a, b, "--method", "<clinit>", "--shortcut", "off"});
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("class initialiser"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

@@ -114,6 +114,21 @@ std::function<bool(symexec::Side, const std::string&, const std::string&, const 
   };
 }
 
+/// ExecOptions::overridden: the oracle's overridden.
+std::function<bool(symexec::Side, const std::string&, const std::string&, const std::string&)> overriddenOracle(
+    std::shared_ptr<SharedOracle> shared) {
+  if (!shared) return {};
+  return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc) {
+    auto [o, d] = shared->original(side, owner, desc);
+    std::lock_guard<std::mutex> g(shared->lock);
+    try {
+      return shared->oracle->overridden(o, name, d);
+    } catch (const std::exception&) {
+      return true;  // not decided: an override may run
+    }
+  };
+}
+
 /// ExecOptions::loop_summaries: the summarisable loops (diff::summarisableLoops) of methods
 /// whose closure is identical in both versions, under names both versions share.
 std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec::MethodInfo&)> loopSummaryOracle(
@@ -157,6 +172,7 @@ void setHeapOptions(const IterationEnv& env, symexec::ExecOptions& eo) {
   std::shared_ptr<SharedOracle> oracle = sharedOracle(p);
   eo.shared_lambda = sharedLambdaOracle(oracle);
   eo.shared_call = sharedCallOracle(oracle);
+  eo.overridden = overriddenOracle(oracle);
   if (env.options->loop_summaries) eo.loop_summaries = loopSummaryOracle(oracle);
 }
 

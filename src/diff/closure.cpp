@@ -326,6 +326,24 @@ bool ClosureOracle::callIdentical(const std::string& owner, const std::string& n
   return !I.reachesDifference(id);
 }
 
+bool ClosureOracle::overridden(const std::string& cls, const std::string& name, const std::string& descriptor) {
+  Impl& I = *impl_;
+  I.buildIndex();
+  if (!I.index_error.empty()) return true;
+  const std::string k = I.key(cls, Version::kOld);
+  const std::string d = I.key(descriptor, Version::kOld);
+  for (Version v : kBothVersions) {
+    for (const auto& sub : I.subtypes(v, k)) {
+      if (sub == k) continue;
+      const Impl::ClassSide& side = I.side(v, sub);
+      if (!side.cf) continue;
+      const jvm::Method* m = side.cf->findMethod(name, I.actual(d, v));
+      if (m && !m->isStatic() && !(m->access_flags & jvm::acc::Private)) return true;
+    }
+  }
+  return false;
+}
+
 std::size_t ClosureOracle::nodesExamined() const { return impl_->nodes.size(); }
 
 }  // namespace pasda::diff

@@ -549,6 +549,23 @@ TEST(BadInput, AClassInitialiserIsNotAnalysedOnItsOwn) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+TEST(Dispatch, AnInputObjectMayBeOfASubclassWhoseOverrideChanged) {
+  // s.area() on an input Square: it runs Square.area when s is exactly a Square, and
+  // BigSquare.area (changed) otherwise. Following Square.area alone was a false EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/override/";
+  JsonRun changed = runJson({root + "old", root + "new", "--class", "realcode.override.Calc", "--method", "area"});
+  ASSERT_TRUE(changed.ok) << changed.run.out << changed.run.err;
+  EXPECT_NE(changed.json["result"].string, "EQ") << changed.run.out;
+  bool forked = false;
+  for (const Json& part : changed.json["partitions"].array)
+    forked = forked || part["path_condition"].string.find("exact:realcode/override/Square") != std::string::npos;
+  EXPECT_TRUE(forked) << changed.run.out;
+  JsonRun same = runJson({root + "old", root + "old", "--class", "realcode.override.Calc", "--method", "area",
+                          "--shortcut", "off"});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

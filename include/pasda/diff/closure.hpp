@@ -84,6 +84,11 @@ class ClosureOracle {
   bool callIdentical(const std::string& owner, const std::string& name, const std::string& descriptor,
                      bool dispatches);
 
+  /// Whether a proper subtype of `cls` in the path, in either version, declares an instance
+  /// method name:descriptor (an override that a call on an object declared `cls` may run).
+  /// True also when the class index cannot be built (nothing can be ruled out).
+  bool overridden(const std::string& cls, const std::string& name, const std::string& descriptor);
+
   /// Number of graph nodes (methods, fields, classes) examined so far: for statistics.
   std::size_t nodesExamined() const;
 

@@ -124,6 +124,12 @@ struct ExecOptions {
   std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor,
                      bool dispatches)>
       shared_call;
+  /// May a subclass in the analysed path override owner.name:descriptor (as the side names
+  /// it)? Then a call on an input object declared `owner` may run the override, not the code
+  /// the engine resolves: the path forks on whether the object is exactly of that class.
+  /// Empty: no override is known (two lone class files: no other class).
+  std::function<bool(Side side, const std::string& owner, const std::string& name, const std::string& descriptor)>
+      overridden;
   /// Elements of one array / of all arrays on a path held as terms; larger allocations cut the
   /// path (a state is copied at every fork). The concrete mode raises both (one path, no forks).
   /// The summarised loops of a method of the old or new version (empty: none), asked once per

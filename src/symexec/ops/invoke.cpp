@@ -183,6 +183,22 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
     // A class whose initialiser threw: the first use (the product's call of a version) sees
     // ExceptionInInitializerError, later ones NoClassDefFoundError.
     return I.throwNew(s, side == kProduct ? "java/lang/ExceptionInInitializerError" : "java/lang/NoClassDefFoundError");
+  if (target && target->method->code && (in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface) &&
+      opt.overridden) {
+    // An input object (or one an unmodelled call made) is of its declared class or of any
+    // subclass: where a subclass of the path overrides the method, the path forks on whether
+    // the object is exactly of the class (its code runs) or not (the call is one the engine
+    // cannot follow: the versions share it only when every override is the same code).
+    const Object& recv = I.deref(s, args[0]);
+    const bool finalMethod = (target->method->access_flags & (jvm::acc::Final | jvm::acc::Private)) != 0;
+    if ((recv.input >= 0 || recv.opaque) && !finalMethod && opt.overridden(side, recv.cls, r.name, r.descriptor)) {
+      Term cond = I.tm().apply("exact:" + I.inputs().originalName(recv.cls), terms::FunKind::Library,
+                               terms::Sort::Bool, {I.inputs().identity(s, I.tm().node(args[0]).bits, side)});
+      auto exact = I.explorer().branch(s, cond, false);
+      if (!exact) return StepOutcome::Ended;
+      if (!*exact) return callLibrary(I, s, in, md, args, hasRecv, "");
+    }
+  }
   if (target && target->method->code) return enterMethod(I, s, *target, args);
   return callLibrary(I, s, in, md, args, hasRecv, dynamicClass);
 }

@@ -566,6 +566,21 @@ TEST(Dispatch, AnInputObjectMayBeOfASubclassWhoseOverrideChanged) {
   EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
 }
 
+TEST(Dispatch, InstanceofOnAParameterMayHoldForASubtype) {
+  // `o instanceof String` for an Object parameter, `s instanceof Circle` for a Shape one: taken
+  // as always false before (the declared class taken as exact), a false EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/typetest/";
+  for (const char* method : {"kind", "round"}) {
+    JsonRun changed = runJson({root + "old", root + "new", "--class", "realcode.typetest.Types", "--method", method});
+    ASSERT_TRUE(changed.ok) << changed.run.out << changed.run.err;
+    EXPECT_NE(changed.json["result"].string, "EQ") << method << "\n" << changed.run.out;
+    JsonRun same = runJson({root + "old", root + "old", "--class", "realcode.typetest.Types", "--method", method,
+                            "--shortcut", "off"});
+    ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+    EXPECT_EQ(same.json["result"].string, "EQ") << method << "\n" << same.run.out;
+  }
+}
+
 TEST(UnknownCalls, ALibraryCallRunsTheLambdasItIsGivenAndWritesWhatTheyCaptured) {
   // forEach(add) may run `add`, which writes the array it captured: after the call the array's
   // element is unknown (not the 0 stored after the lambda was made), so the results differ.

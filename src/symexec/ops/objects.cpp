@@ -28,7 +28,10 @@ StepOutcome typeTest(Interpreter& I, State& s, const Instruction& in) {
   if (!isNull) {
     const Object& o = I.deref(s, ref);
     std::optional<bool> known = I.program().assignable(s.frames.back().side, o.cls, in.type);
-    if (o.opaque && known && !*known) known.reset();  // its dynamic class may be a subclass
+    // An object from an unmodelled call, or an input (a parameter, a field of one, a static
+    // input), is of its declared class or of any subclass: "not an instance" is not known.
+    // (Input arrays keep their declared type.)
+    if ((o.opaque || (o.input >= 0 && !o.is_array)) && known && !*known) known.reset();
     if (known) {
       ok = *known;
     } else {

@@ -201,17 +201,18 @@ std::vector<Term> identities(ModelCall& c) {
 /// null, a string, a box, a Class, a builder of characters, or an array of primitives or of
 /// those: such objects hold no program object and run no program code.
 bool mayCallBack(ModelCall& c) {
-  static const std::set<std::string> kInert = {
-      "java/lang/String",  "java/lang/Integer", "java/lang/Long",    "java/lang/Short",
-      "java/lang/Byte",    "java/lang/Character", "java/lang/Boolean", "java/lang/Double",
-      "java/lang/Float",   "java/lang/Class",   "java/lang/StringBuilder", "java/lang/StringBuffer",
-      "[Ljava/lang/String;", "[Ljava/lang/Integer;", "[Ljava/lang/Long;", "[Ljava/lang/Character;",
-      "[Ljava/lang/Class;"};
+  static const std::set<std::string> kInertArrays = {"[Ljava/lang/String;", "[Ljava/lang/Integer;",
+                                                     "[Ljava/lang/Long;", "[Ljava/lang/Character;",
+                                                     "[Ljava/lang/Class;"};
+  auto inert = [](const std::string& cls) {
+    return finalValueClass(cls) || cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer" ||
+           kInertArrays.count(cls) > 0;
+  };
   for (Term a : c.args()) {
     if (c.tm().sort(a) != Sort::Ref || c.isNull(a)) continue;
     const Object& o = c.object(a);
     if (o.is_array && o.cls.size() == 2) continue;  // an array of a primitive type
-    if (kInert.count(o.cls) == 0) return true;
+    if (!inert(o.cls)) return true;
   }
   return false;
 }

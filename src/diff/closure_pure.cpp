@@ -102,7 +102,12 @@ bool ClosureOracle::sharedFunction(const std::string& cls, const std::string& na
                                    const std::vector<std::string>& types) {
   Impl& I = *impl_;
   const std::string k = I.key(cls, Version::kOld);
-  if (I.inPath(Version::kOld, k) || I.inPath(Version::kNew, k)) return pureIdentical(cls, name, descriptor);
+  // Program code: the same pure function in both versions, or any code whose closure is
+  // identical (whatever it reads when it runs later — fields of what it captured, static
+  // fields — the interpreter's calls of it see: a call of program code it cannot follow is
+  // shared only on equal arguments and equal static writes).
+  if (I.inPath(Version::kOld, k) || I.inPath(Version::kNew, k))
+    return pureIdentical(cls, name, descriptor) || method(cls, name, descriptor).verdict == ClosureVerdict::Identical;
   auto paramsOfValues = [](const std::string& d) {
     jvm::MethodDesc md = jvm::parseMethodDescriptor(d);  // (throws on a malformed one: not shared)
     for (const jvm::TypeDesc& t : md.params)

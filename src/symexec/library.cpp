@@ -76,6 +76,14 @@ const LibraryRegistry& jdkModels() {
 // --- the context of one call ----------------------------------------------------------------
 
 Side ModelCall::side() const { return s_.frames.back().side; }
+Side ModelCall::codeSide() const {
+  const Side caller = side();
+  if (caller != kProduct) return caller;
+  const ExecOptions& opt = host_.options();
+  for (Side v : {kOld, kNew})
+    if (!opt.main_class[v].empty() && ref_.owner == opt.main_class[v]) return v;
+  return caller;
+}
 terms::TermManager& ModelCall::tm() { return host_.tm(); }
 bool ModelCall::javaArith() { return host_.tm().arith() == terms::Arith::Java; }
 Term ModelCall::defaultValue(const jvm::TypeDesc& t) { return host_.defaultValue(t); }
@@ -115,10 +123,28 @@ void ModelCall::setField(Term ref, const std::string& name, Term v) {
   o.dirty = true;
 }
 
+std::optional<Term> ModelCall::staticWrites() {
+  const Side side = codeSide();
+  const std::string prefix = std::to_string(side.index()) + "#";
+  std::string names;
+  std::vector<Term> values;
+  for (const std::string& key : s_.written_statics) {
+    if (key.rfind(prefix, 0) != 0) continue;
+    auto it = s_.statics.find(key);
+    if (it == s_.statics.end()) continue;
+    const std::string field = key.substr(prefix.size());
+    const std::size_t dot = field.rfind('.');
+    names += host_.inputs().originalName(field.substr(0, dot)) + field.substr(dot) + ",";
+    values.push_back(host_.inputs().identityOf(s_, it->second, side));
+  }
+  if (values.empty()) return std::nullopt;
+  return tm().apply("statics:" + names, terms::FunKind::Library, Sort::Int, values);
+}
+
 Term ModelCall::identity(Term value) { return host_.inputs().identityOf(s_, value, side()); }
 
 bool ModelCall::isProgramClass(const std::string& cls) const {
-  return host_.program().find(s_.frames.back().side, cls) != nullptr;
+  return host_.program().find(codeSide(), cls) != nullptr;
 }
 
 void ModelCall::print(const std::string& stream, const std::vector<Term>& text) {
@@ -240,11 +266,20 @@ std::string ModelCall::sharedLambdaSite() const {
 
 std::string ModelCall::sharedProgramCall() const {
   const ExecOptions& opt = host_.options();
-  const Side side = s_.frames.back().side;
-  if (!opt.shared_call || !opt.shared_call(side, ref_.owner, ref_.name, ref_.descriptor, has_receiver_)) return "";
-  std::string call = ref_.owner + "." + ref_.name;
+  const Side side = codeSide();
+  if (!opt.shared_call || !opt.shared_call(side, ref_.owner, ref_.name, ref_.descriptor, dispatches())) return "";
+  // owner.name(params): the parameters tell overloads apart; the analysed class has one name
+  // in both versions.
+  const std::size_t close = ref_.descriptor.find(')');
+  std::string call = ref_.owner + "." + ref_.name + ref_.descriptor.substr(0, close == std::string::npos ? 0 : close + 1);
   const std::string& mine = opt.main_class[side];
-  if (!mine.empty() && ref_.owner == mine) call = "<analysed>." + ref_.name;
+  if (!mine.empty()) {
+    if (ref_.owner == mine) call = "<analysed>." + call.substr(mine.size() + 1);
+    for (std::size_t p = 0; (p = call.find("L" + mine + ";", p)) != std::string::npos;) {
+      call.replace(p + 1, mine.size(), "<analysed>");
+      p += 12;
+    }
+  }
   for (char& ch : call)
     if (ch == '/') ch = '.';
   return call;
@@ -253,7 +288,7 @@ std::string ModelCall::sharedProgramCall() const {
 bool ModelCall::sharedCallOf(const std::string& owner, const std::string& name, const std::string& descriptor,
                              bool dispatches) const {
   const ExecOptions& opt = host_.options();
-  return opt.shared_call && opt.shared_call(s_.frames.back().side, owner, name, descriptor, dispatches);
+  return opt.shared_call && opt.shared_call(codeSide(), owner, name, descriptor, dispatches);
 }
 
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }

@@ -60,9 +60,20 @@ class ModelCall {
   const std::vector<Term>& args() const { return args_; }
   Term arg(std::size_t i) const { return args_.at(i); }
   bool hasReceiver() const { return has_receiver_; }
+  /// Does the call dispatch on its receiver (invokevirtual/invokeinterface)? Not an
+  /// invokespecial (`super.m()`, a constructor, a private method) nor a static call.
+  bool dispatches() const { return has_receiver_ && dispatches_; }
+  void setDispatches(bool d) { dispatches_ = d; }
   Term receiver() const { return args_.at(0); }  // only if hasReceiver(); never null (checked before)
   /// The side (old/new/product) of the code that makes the call.
   Side side() const;
+  /// The side whose code the call runs: side(), except for the product's calls of the analysed
+  /// classes (`V1.m(...)` is old code, `V2.m(...)` new code, though the product makes both).
+  Side codeSide() const;
+  /// The static fields of program classes that codeSide() wrote outside class initialisation,
+  /// with their values, as one side-neutral term (none written: no term). A call into program
+  /// code shared between the versions takes it as an argument, since that code may read them.
+  std::optional<Term> staticWrites();
 
   // --- terms -----------------------------------------------------------------------------
   terms::TermManager& tm();
@@ -139,6 +150,7 @@ class ModelCall {
   const jvm::MemberRef& ref_;
   const jvm::MethodDesc& desc_;
   const std::vector<Term>& args_;
+  bool dispatches_ = true;
   bool has_receiver_;
 };
 

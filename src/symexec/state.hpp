@@ -99,6 +99,10 @@ struct State {
   /// read on that side ("side#owner.name"); their values come from the statics input object.
   std::set<std::string> lazy_statics;
   int statics_input = -1;
+  /// Static fields of program classes written outside class initialisation ("side#owner.name"):
+  /// program code the engine cannot follow may read them, so a call shared between the
+  /// versions is shared only when both wrote the same values (ModelCall::staticWrites).
+  std::set<std::string> written_statics;
   std::map<std::string, std::uint64_t> interned;  // "side#text" -> the side's interned String (or Class) object  // index into inputs of the analysed classes' static-field holder
   /// What each side printed, per stream ("System.out", ...), when output is compared: one
   /// character term per UTF-16 unit, or an uninterpreted text marker where the text is not

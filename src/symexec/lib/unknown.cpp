@@ -26,6 +26,19 @@ std::string dotted(std::string s) {
   return s;
 }
 
+/// The name of an unmodelled call's function: owner.name, with the parameter descriptor when
+/// the arguments' sorts alone do not tell the overloads apart (references, char, short, byte,
+/// boolean all share a sort with another type): `valueOf(I)` and `valueOf(C)`, `m(Object)` and
+/// `m(String)` are different functions and must never be one symbol.
+std::string callName(const std::string& owner, const std::string& name, const std::string& descriptor) {
+  std::string call = dotted(owner + "." + name);
+  const std::size_t close = descriptor.find(')');
+  if (close == std::string::npos) return call;
+  const std::string params = descriptor.substr(0, close + 1);
+  if (params.find_first_of("L[CSBZ") != std::string::npos) call += params;
+  return call;
+}
+
 /// Classes whose instances a library call cannot change.
 bool immutableClass(const std::string& cls) {
   static const std::set<std::string> kImmutable = {
@@ -302,7 +315,7 @@ ModelResult opaqueArray(ModelCall& c, Object o) {
 ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site, bool metafactory) {
   terms::TermManager& tm = c.tm();
   const jvm::TypeDesc& ret = c.desc().ret;
-  std::string call = site.empty() ? dotted(c.owner() + "." + c.name()) : site;
+  std::string call = site.empty() ? callName(c.owner(), c.name(), c.descriptor()) : site;
   std::vector<Term> args = identities(c);
   if (site.empty() && !c.owner().empty() && (c.isProgramClass(c.owner()) || mayCallBack(c))) {
     // Program code the engine cannot follow (an abstract method on an input receiver), or JDK
@@ -310,15 +323,20 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     // toString() of String.valueOf(o)): the versions share its result only when every
     // implementation it may run is the same code in both.
     std::string shared = c.sharedProgramCall();
-    if (shared.empty())
-      args.push_back(tm.apply("site#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
-    else
+    if (shared.empty()) {
+      args.push_back(tm.apply("site#" + std::to_string(c.codeSide().index()), FunKind::Library, Sort::Int, {}));
+    } else {
       call = shared;
+      // (that code may read the static fields the versions wrote: shared only on equal ones)
+      if (std::optional<Term> statics = c.staticWrites()) args.push_back(*statics);
+    }
   }
   // String concatenation calls String.valueOf on each argument: the toString() of a program
   // object is shared only when every toString() it may run is the same code in both versions.
   const bool concatCallsBack = site.rfind("concat", 0) == 0 && mayCallBack(c) &&
                                !c.sharedCallOf("java/lang/String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;", false);
+  if (site.rfind("concat", 0) == 0 && !concatCallsBack && mayCallBack(c))
+    if (std::optional<Term> statics = c.staticWrites()) args.push_back(*statics);  // (a toString may read them)
   if (concatCallsBack ||
       (c.owner().empty() && site.rfind("concat", 0) != 0 && site.rfind("lambda:", 0) != 0))
     // A call site other than string concatenation (a lambda, a record's methods): its
@@ -337,7 +355,8 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   }
   for (Term a : c.args())
     if (tm.sort(a) == Sort::Ref && !c.isNull(a)) c.object(a).escaped = true;
-  if (mayWrite(c)) havocArguments(c, call, args);
+  // (LambdaMetafactory only captures its arguments: it runs nothing that could write them)
+  if (!metafactory && mayWrite(c)) havocArguments(c, call, args);
   if (ret.kind == 'V') return ModelResult::none();
   if (ret.kind != 'L' && ret.kind != '[')
     return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));

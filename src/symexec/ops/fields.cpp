@@ -68,6 +68,9 @@ StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {
   }
   s.lazy_statics.erase(key);
   s.statics[key] = pop(s);
+  bool inInit = false;
+  for (const Frame& f : s.frames) inInit = inInit || f.init_trigger >= 0;
+  if (!inInit) s.written_statics.insert(key);
   return next(s);
 }
 

@@ -123,6 +123,7 @@ StepOutcome callLibrary(Interpreter& I, State& s, const Instruction& in, const j
   const std::string& owner = in.op == Opcode::invokedynamic ? LibraryRegistry::kInvokeDynamic : in.member.owner;
   const Model& model = I.library().find(owner, in.member.name, in.member.descriptor, dynamicClass);
   ModelCall call(I, s, in.member, md, args, hasReceiver);
+  call.setDispatches(in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface);
   // An array past the bound has no elements to give a model: only the unknown-call model (and
   // Array.getLength, which reads the length alone) answers a call given one.
   const bool longArray = std::any_of(args.begin(), args.end(), [&](Term a) {

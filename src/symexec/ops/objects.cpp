@@ -35,7 +35,9 @@ StepOutcome typeTest(Interpreter& I, State& s, const Instruction& in) {
     if (known) {
       ok = *known;
     } else {
-      Term cond = I.tm().apply("instanceof:" + in.type, terms::FunKind::Library, Sort::Bool,
+      // (the analysed class has one name in both versions: an input is an instance of it in
+      // the old version exactly when it is in the new one)
+      Term cond = I.tm().apply("instanceof:" + I.inputs().originalName(in.type), terms::FunKind::Library, Sort::Bool,
                                {I.inputs().identity(s, I.tm().node(ref).bits, s.frames.back().side)});
       auto is = I.explorer().branch(s, cond, false);
       if (!is) return StepOutcome::Ended;

@@ -239,10 +239,13 @@ bool anyNullReference(ModelCall& c) {
 /// What an unmodelled call may write: library objects get a new identity (a function of the
 /// call and of every argument before it), arrays of primitives new elements, program objects
 /// and arrays of references are havocked (their fields and elements read as unknowns).
-void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before) {
+void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before, Term fresh) {
   terms::TermManager& tm = c.tm();
-  // The arguments, then what the lambdas among them captured (the call may run them).
-  std::vector<Term> reached = c.args();
+  // The arguments, then what the lambdas among them captured (the call may run them); not a
+  // constructor's fresh receiver, which the call builds (unknownCall).
+  std::vector<Term> reached;
+  for (Term a : c.args())
+    if (a != fresh) reached.push_back(a);
   for (std::size_t i = 0; i < reached.size(); ++i) {
     Term a = reached[i];
     if (tm.sort(a) != Sort::Ref || c.isNull(a)) continue;
@@ -317,6 +320,18 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   const jvm::TypeDesc& ret = c.desc().ret;
   std::string call = site.empty() ? callName(c.owner(), c.name(), c.descriptor()) : site;
   std::vector<Term> args = identities(c);
+  // The constructor of a JDK object just made by `new` (`new String(buf, 0, n)`): the object
+  // holds nothing yet, so it is not an argument; once built, it is a function of the
+  // constructor's arguments alone, the same in both versions on equal arguments.
+  Term fresh;
+  if (site.empty() && c.name() == "<init>" && c.hasReceiver() && !c.isProgramClass(c.owner())) {
+    const Object& r = c.object(c.receiver());
+    if (!r.is_array && r.input < 0 && !r.opaque && !r.havocked && !r.escaped && !r.dirty && !r.chars &&
+        r.fields.empty() && !c.isProgramClass(r.cls)) {
+      fresh = c.receiver();
+      args.erase(args.begin());
+    }
+  }
   if (site.empty() && !c.owner().empty() && (c.isProgramClass(c.owner()) || mayCallBack(c))) {
     // Program code the engine cannot follow (an abstract method on an input receiver), or JDK
     // code that may call back into program code through the objects it is given (the
@@ -354,9 +369,14 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     if (*threw) return c.throwNew("<exception of " + call + ">");
   }
   for (Term a : c.args())
-    if (tm.sort(a) == Sort::Ref && !c.isNull(a)) c.object(a).escaped = true;
+    if (tm.sort(a) == Sort::Ref && !c.isNull(a) && a != fresh) c.object(a).escaped = true;
   // (LambdaMetafactory only captures its arguments: it runs nothing that could write them)
-  if (!metafactory && mayWrite(c)) havocArguments(c, call, args);
+  if (!metafactory && mayWrite(c)) havocArguments(c, call, args, fresh);
+  if (fresh) {
+    Object& built = c.object(fresh);
+    built.opaque = true;
+    built.ident = tm.apply("new:" + call, FunKind::Library, Sort::Int, args);
+  }
   if (ret.kind == 'V') return ModelResult::none();
   if (ret.kind != 'L' && ret.kind != '[')
     return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));

@@ -146,7 +146,17 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
         return hooks;
       }
     }
-    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method)) {
+    // (calls of other classes' arithmetic leaves, named as the side's code names them)
+    auto leaf = [&shared, side](const jvm::MemberRef& r) {
+      auto [lo, ld] = shared->original(side, r.owner, r.descriptor);
+      std::lock_guard<std::mutex> g(shared->lock);
+      try {
+        return shared->oracle->arithmeticLeaf(lo, r.name, ld);
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf)) {
       symexec::LoopSummaryHook h;
       h.header_pc = l.header_pc;
       h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);

@@ -98,6 +98,45 @@ bool ClosureOracle::pureIdentical(const std::string& cls, const std::string& nam
   return ok;
 }
 
+bool ClosureOracle::arithmeticLeaf(const std::string& cls, const std::string& name, const std::string& descriptor) {
+  Impl& I = *impl_;
+  const std::string k = I.key(cls, Version::kOld);
+  if (!I.inPath(Version::kOld, k) && !I.inPath(Version::kNew, k)) return false;
+  for (char c : descriptor)
+    if (c == 'L' || c == '[') return false;
+  if (!pureIdentical(cls, name, descriptor)) return false;
+  const Impl::ClassSide& side = I.side(Version::kOld, k);
+  const jvm::Method* m = side.cf ? side.cf->findMethod(name, descriptor) : nullptr;
+  if (!m || !m->code || !m->isStatic()) return false;
+  try {
+    detail::DecodedMethod d = detail::decodeMethod(*side.cf, *m);
+    auto in_range = [](Opcode op, Opcode lo, Opcode hi) {
+      return static_cast<int>(op) >= static_cast<int>(lo) && static_cast<int>(op) <= static_cast<int>(hi);
+    };
+    for (const jvm::Instruction& in : d.insns) {
+      using O = Opcode;
+      // primitive constants, loads and stores of primitive locals, stack moves, arithmetic,
+      // conversions, comparisons, branches, switches, primitive returns; nothing else
+      const bool refLocal = in_range(in.op, O::aload_0, O::aload_3) || in_range(in.op, O::astore_0, O::astore_3) ||
+                            in.op == O::aload || in.op == O::astore;
+      const bool ok =
+          !refLocal &&
+          (in_range(in.op, O::iconst_m1, O::sipush) || in_range(in.op, O::iload, O::dload_3) ||
+           in_range(in.op, O::istore, O::dstore_3) || in_range(in.op, O::pop, O::lcmp) ||
+           in_range(in.op, O::fcmpl, O::if_icmple) || in.op == O::goto_ || in.op == O::goto_w ||
+           in.op == O::tableswitch || in.op == O::lookupswitch || in_range(in.op, O::ireturn, O::dreturn) ||
+           in.op == O::nop ||
+           ((in.op == O::ldc || in.op == O::ldc_w || in.op == O::ldc2_w) &&
+            (in.constant.kind == jvm::ConstValue::Kind::Int || in.constant.kind == jvm::ConstValue::Kind::Long ||
+             in.constant.kind == jvm::ConstValue::Kind::Float || in.constant.kind == jvm::ConstValue::Kind::Double)));
+      if (!ok) return false;
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
 bool ClosureOracle::sharedFunction(const std::string& cls, const std::string& name, const std::string& descriptor,
                                    const std::vector<std::string>& types) {
   Impl& I = *impl_;

@@ -39,6 +39,7 @@ struct Facts {
   std::set<std::string> exceptions;
   std::string cls;                             // the method's class
   const std::set<std::string>* pure = nullptr;  // its methods the loop may call (name:descriptor)
+  const std::function<bool(const jvm::MemberRef&)>* leaf = nullptr;  // other classes' arithmetic leaves
 };
 
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
@@ -75,6 +76,10 @@ std::string check(const Instruction& in, Facts& f) {
       }
     case O::invokestatic:
       if (f.pure && in.member.owner == f.cls && f.pure->count(in.member.name + ":" + in.member.descriptor)) return "";
+      if (f.leaf && *f.leaf && (*f.leaf)(in.member)) {
+        f.exceptions.insert("java/lang/ArithmeticException");
+        return "";
+      }
       if (!pureJdkCall(in.member)) return "calls " + in.member.owner + "." + in.member.name;
       f.exceptions.insert("java/lang/ArithmeticException");  // (Math.toIntExact & co.)
       return "";
@@ -131,7 +136,8 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
 }  // namespace
 
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
-                                           std::vector<std::string>* why, const std::set<std::string>* pureCalls) {
+                                           std::vector<std::string>* why, const std::set<std::string>* pureCalls,
+                                           const std::function<bool(const jvm::MemberRef&)>& leafCall) {
   std::vector<LoopSummary> out;
   if (!m.code) return out;
   MethodFacts F;
@@ -150,6 +156,7 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     Facts facts;
     facts.cls = cf.name();
     facts.pure = pureCalls;
+    facts.leaf = &leafCall;
     if (std::string no = summarise(F, header, body, facts, s); !no.empty()) {
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;

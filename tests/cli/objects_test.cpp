@@ -88,8 +88,9 @@ std::vector<ObjCase> cases() {
       // The difference needs an array of 9 elements.
       {"array_long9", "objects2/array_long", "objects2.arraylong", "Sums", {"--max-array-length", "9"}, "NEQ", neq,
        "", {{"a[8]", intIs([](long long) { return true; })}}},
-      {"array_long8", "objects2/array_long", "objects2.arraylong", "Sums", {}, "NEQ", {"MAYBE_EQ", "DEPTH_LIMITED"},
-       "", {}},
+      // Past the default bound (8) too: elements of a long array are functions of the index,
+      // so deepening runs the loop 9 times and finds it (before: the access cut the path).
+      {"array_long8", "objects2/array_long", "objects2.arraylong", "Sums", {}, "NEQ", neq, "", {}},
       // The new version clears a reference field the old one leaves: differs whenever the
       // receiver's `next` is not null on entry (the old version never reads it).
       {"refwrite", "objects2/refwrite", "objects2.refwrite", "Cell", {}, "NEQ", neq, "this.next",
@@ -129,8 +130,10 @@ std::vector<ObjCase> cases() {
       // Input arrays longer than --max-array-length: a symbolic length, no elements held.
       {"rc_long_len", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "len"}, "NEQ", neq, "",
        {{"a.length", intIs([](long long v) { return v == 11; })}}},
-      {"rc_long_elem", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "elem"}, "NEQ",
-       {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      // An element past the bound is a function of the array and the index: found (the access
+      // cut the path before).
+      {"rc_long_elem", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "elem"}, "NEQ", neq, "",
+       {{"a.length", intIs([](long long v) { return v > 9; })}}},
       {"rc_long_call", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "sorted"}, "EQ",
        {"MAYBE_NEQ", "MAYBE_EQ"}, "", {}},
       {"rc_long_same", "realcode/long_array", "realcode.longarray", "Lengths", {"--method", "empty", "--shortcut", "off"},
@@ -589,6 +592,30 @@ TEST(UnknownCalls, AnUnmodelledJdkConstructorBuildsAFunctionOfItsArguments) {
                          "--shortcut", "off"});
     ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
     EXPECT_NE(j.json["result"].string, "EQ") << method << "\n" << j.run.out;
+  }
+}
+
+TEST(LongArrays, ElementsOfArraysPastTheBoundAreFunctionsOfTheArrayAndTheIndex) {
+  // An element read or written in an array of primitives longer than --max-array-length cut the
+  // path before (MAYBE_EQ on identical code); now a function of the array and the index.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/longarray/";
+  for (const char* arith : {"java", "math"}) {
+    for (const char* method : {"ends", "put", "sorted"}) {
+      JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.longarray.Arr", "--method", method,
+                           "--shortcut", "off", "--arith", arith});
+      ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+      EXPECT_EQ(j.json["result"].string, "EQ") << method << " " << arith << "\n" << j.run.out;
+    }
+    // A different index or stored place, a loop through a changed arithmetic leaf: never EQ.
+    for (const char* method : {"second", "place", "sorted2"}) {
+      JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.longarray.Arr", "--method", method,
+                           "--shortcut", "off", "--arith", arith});
+      ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+      EXPECT_NE(j.json["result"].string, "EQ") << method << " " << arith << "\n" << j.run.out;
+      for (const Json& part : j.json["partitions"].array)
+        if (part["path_condition"].string.find("a.length > ") != std::string::npos && std::string(method) != "sorted2")
+          EXPECT_NE(part["result"].string, "EQ") << method << " " << arith << ": " << part["path_condition"].string;
+    }
   }
 }
 

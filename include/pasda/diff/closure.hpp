@@ -67,6 +67,13 @@ class ClosureOracle {
   /// The interpreter shares a lambda whose body has it between the versions.
   bool pureIdentical(const std::string& cls, const std::string& name, const std::string& descriptor);
 
+  /// Whether the method is a static arithmetic leaf, the same in both versions: pureIdentical,
+  /// static, of primitive parameters and result, and its code only moves, computes, compares
+  /// and branches on primitives (no call, array, object or throw), so all it can throw is the
+  /// ArithmeticException of an integer division. `NumberUtils.compare(short, short)` is one.
+  /// A summarised loop may call it (diff::summarisableLoops).
+  bool arithmeticLeaf(const std::string& cls, const std::string& name, const std::string& descriptor);
+
   /// Whether a lambda or method reference whose implementation is cls.name:descriptor is the
   /// same function object in both versions: a pureIdentical method of the path, or a method
   /// of the JDK (the same code in both versions) that cannot call back into program code:

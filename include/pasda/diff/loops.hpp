@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,8 +33,11 @@ struct LoopSummary {
 /// never reached). `why`, if given, receives one line per rejected loop. `pureCalls`, if given:
 /// static methods of the class ("name:descriptor") the loops may call too — methods whose calls
 /// the caller replaces by functions of their arguments (pure helpers, docs/matcher.md).
+/// `leafCall`, if given: whether a static method of another class is an arithmetic leaf
+/// (ClosureOracle::arithmeticLeaf) that the loops may call (it can throw ArithmeticException).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
-                                           const std::set<std::string>* pureCalls = nullptr);
+                                           const std::set<std::string>* pureCalls = nullptr,
+                                           const std::function<bool(const jvm::MemberRef&)>& leafCall = {});
 
 }  // namespace pasda::diff

@@ -156,7 +156,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
         return false;
       }
     };
-    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf)) {
+    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf, true)) {
       symexec::LoopSummaryHook h;
       h.header_pc = l.header_pc;
       h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);
@@ -166,6 +166,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.exits = l.exits;
       h.returns = l.returns;
       h.exceptions = l.exceptions;
+      h.stores_arrays = l.stores_arrays;
       hooks.push_back(std::move(h));
     }
     return hooks;

@@ -40,6 +40,8 @@ struct Facts {
   std::string cls;                             // the method's class
   const std::set<std::string>* pure = nullptr;  // its methods the loop may call (name:descriptor)
   const std::function<bool(const jvm::MemberRef&)>* leaf = nullptr;  // other classes' arithmetic leaves
+  bool array_stores = false;  // primitive array stores allowed
+  bool stores = false;        // ... and seen
 };
 
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
@@ -60,6 +62,13 @@ std::string check(const Instruction& in, Facts& f) {
   switch (in.op) {
     case O::iaload: case O::laload: case O::faload: case O::daload: case O::baload: case O::caload:
     case O::saload:
+      f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
+      f.exceptions.insert("java/lang/NullPointerException");
+      return "";
+    case O::iastore: case O::lastore: case O::fastore: case O::dastore: case O::bastore: case O::castore:
+    case O::sastore:
+      if (!f.array_stores) return std::string("stores into an array (") + std::string(jvm::mnemonic(in.op)) + ")";
+      f.stores = true;
       f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
       f.exceptions.insert("java/lang/NullPointerException");
       return "";
@@ -130,6 +139,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.writes.assign(facts.writes.begin(), facts.writes.end());
   out.exits.assign(exits.begin(), exits.end());
   out.exceptions.assign(facts.exceptions.begin(), facts.exceptions.end());
+  out.stores_arrays = facts.stores;
   return "";
 }
 
@@ -137,7 +147,8 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
 
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why, const std::set<std::string>* pureCalls,
-                                           const std::function<bool(const jvm::MemberRef&)>& leafCall) {
+                                           const std::function<bool(const jvm::MemberRef&)>& leafCall,
+                                           bool arrayStores) {
   std::vector<LoopSummary> out;
   if (!m.code) return out;
   MethodFacts F;
@@ -157,6 +168,7 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     facts.cls = cf.name();
     facts.pure = pureCalls;
     facts.leaf = &leafCall;
+    facts.array_stores = arrayStores;
     if (std::string no = summarise(F, header, body, facts, s); !no.empty()) {
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;

@@ -35,6 +35,21 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
     args.push_back(inputs_.identityOf(s, v, f.side));
     sig += 'A';
   }
+  // A loop that stores into arrays: which reference locals hold the same array is part of the
+  // function (a store through one is seen through the other only when they are one array).
+  if (hook->stores_arrays) {
+    sig += "|";
+    for (std::size_t i = 0; i < hook->ref_reads.size(); ++i) {
+      const Term vi = local(hook->ref_reads[i]);
+      std::size_t first = i;
+      for (std::size_t j = 0; j < i; ++j)
+        if (local(hook->ref_reads[j]) == vi) {
+          first = j;
+          break;
+        }
+      sig += std::to_string(first) + ",";
+    }
+  }
   const std::string base = hook->fn + "(" + sig + ")";
   // Which way it ends: exit k, return r, or exception x, in that order.
   const std::size_t n = hook->exits.size() + hook->returns.size() + hook->exceptions.size();
@@ -53,6 +68,27 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   }
   Frame& top = s.frames.back();
   explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
+  if (hook->stores_arrays) {
+    // Whichever way it ends, the loop may have stored into the primitive arrays it reaches:
+    // their elements (or, past the bound, their identities) become functions of the same
+    // arguments, the same in both versions.
+    for (std::size_t i = 0; i < hook->ref_reads.size(); ++i) {
+      const Term ref = local(hook->ref_reads[i]);
+      if (!ref || tm_.node(ref).bits == 0) continue;
+      Object& o = deref(s, ref);
+      if (!o.is_array || o.elem_sort == Sort::Ref) continue;
+      const std::string tag = base + ":array" + std::to_string(i);
+      o.dirty = true;
+      if (o.long_length) {
+        o.ident = tm_.apply(tag, terms::FunKind::Uif, Sort::Int, args);
+        continue;
+      }
+      o.ident = Term{};
+      for (std::size_t k = 0; k < o.elems.size(); ++k)
+        o.elems[k] = narrowTo(tm_, o.elem_kind,
+                              tm_.apply(tag + "[" + std::to_string(k) + "]", terms::FunKind::Uif, o.elem_sort, args));
+    }
+  }
   if (k < hook->exits.size()) {
     for (auto [slot, kind] : hook->writes) {
       Term v = tm_.apply(base + ":" + std::to_string(slot), terms::FunKind::Uif, sortOfDescriptor(kind), args);

@@ -619,6 +619,24 @@ TEST(LongArrays, ElementsOfArraysPastTheBoundAreFunctionsOfTheArrayAndTheIndex) 
   }
 }
 
+TEST(LongArrays, LoopsOfIdenticalCodeThatStoreIntoArraysAreSummarised) {
+  // reverse: the same in both versions, EQ for every length (before: MAYBE_EQ, the loop over an
+  // array past the bound never ends). spread: the versions call the same summarised loop on
+  // aliased and on distinct arrays of equal contents; the aliasing is part of the summary's
+  // function, so the difference is never EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/looparray/";
+  for (const char* arith : {"java", "math"}) {
+    JsonRun same = runJson({root + "old", root + "new", "--class", "realcode.looparray.Rev", "--method", "reverse",
+                            "--shortcut", "off", "--arith", arith});
+    ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+    EXPECT_EQ(same.json["result"].string, "EQ") << arith << "\n" << same.run.out;
+    JsonRun alias = runJson({root + "old", root + "new", "--class", "realcode.looparray.Rev", "--method", "spread",
+                             "--shortcut", "off", "--arith", arith});
+    ASSERT_TRUE(alias.ok) << alias.run.out << alias.run.err;
+    EXPECT_NE(alias.json["result"].string, "EQ") << arith << "\n" << alias.run.out;
+  }
+}
+
 TEST(UnknownCalls, JdkCodeCallingBackAChangedToStringIsNotShared) {
   // String.valueOf(pt) and "pt " + pt call Pt.toString, which changed: NEQ (replayed), never EQ.
   const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/callback/";

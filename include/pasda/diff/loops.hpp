@@ -27,6 +27,7 @@ struct LoopSummary {
   std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions in the loop (pc, kind; V void)
   std::vector<std::string> exceptions;       // internal names of the exceptions it may throw
   int depth = 0;                             // how many other loops of the method enclose it
+  bool stores_arrays = false;                // it stores into primitive arrays (only with arrayStores)
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is
@@ -35,9 +36,12 @@ struct LoopSummary {
 /// the caller replaces by functions of their arguments (pure helpers, docs/matcher.md).
 /// `leafCall`, if given: whether a static method of another class is an arithmetic leaf
 /// (ClosureOracle::arithmeticLeaf) that the loops may call (it can throw ArithmeticException).
+/// `arrayStores`: the loops may also store into primitive arrays held in reference locals
+/// (LoopSummary::stores_arrays; the caller then makes those arrays' contents functions too).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
                                            const std::set<std::string>* pureCalls = nullptr,
-                                           const std::function<bool(const jvm::MemberRef&)>& leafCall = {});
+                                           const std::function<bool(const jvm::MemberRef&)>& leafCall = {},
+                                           bool arrayStores = false);
 
 }  // namespace pasda::diff

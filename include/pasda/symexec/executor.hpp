@@ -49,6 +49,7 @@ struct LoopSummaryHook {
   std::vector<std::uint32_t> exits;                 // pcs after the loop
   std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions inside (pc, kind)
   std::vector<std::string> exceptions;              // what it may throw (internal names)
+  bool stores_arrays = false;  // it may store into the primitive arrays its reference locals hold
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

@@ -46,6 +46,11 @@ void invokeReflectively(product::Assembler& a, jvm::ConstantPool& pool, const jv
                         const std::vector<std::pair<char, int>>& loads, bool instance);
 /// Replaces an InvocationTargetException in local `slot` by its cause.
 void unwrapInvocationTarget(product::Assembler& a, jvm::ConstantPool& pool, int slot);
+/// The complete lines of a JVM's output (up to and including its last newline): a JVM killed at
+/// the replay deadline may leave a line cut short ("... throw java.lang"), which must not be
+/// read as a result.
+std::string completeLines(const std::string& output);
+
 /// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`.
 void addBuildHelpers(jvm::ClassFile& cf);
 

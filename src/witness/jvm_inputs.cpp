@@ -1,6 +1,6 @@
 // The inputs of a JVM replay as generated code: constants, strings, arrays, and objects of
-// the declared classes built without a constructor (Unsafe.allocateInstance) whose fields the
-// witness names are set by reflection; the analysed class's static fields likewise.
+// the declared classes built without a constructor (Unsafe.allocateInstance; JDK classes by their
+// public no-argument constructor when they have one) whose fields the witness names are set by reflection; the analysed class's static fields likewise.
 #include <stdexcept>
 
 #include "driver.hpp"
@@ -189,8 +189,32 @@ void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue
 }
 
 void addBuildHelpers(jvm::ClassFile& cf) {
-  {  // static Object pasdaAlloc(Class c): an instance of c, no constructor run
+  {  // static Object pasdaAlloc(Class c): an instance of c, no constructor run -- but for a JDK
+     // class its public no-argument constructor when it has one: a JDK object whose invariants
+     // no constructor set up (a Random without its seed, a list without its storage) throws
+     // where no caller's object would, in both versions, a "difference" no real input can show.
     product::Assembler a(cf.pool);
+    const int unsafe = a.newLabel();
+    a.load('L', 0);
+    a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
+    a.ldcString("java.");
+    a.invoke(Opcode::invokevirtual, "java/lang/String", "startsWith", "(Ljava/lang/String;)Z");
+    a.jump(Opcode::ifeq, unsafe);
+    const std::uint16_t start = a.here();
+    a.load('L', 0);
+    a.iconst(0);
+    a.op(Opcode::anewarray);
+    a.u2(cf.pool.addClass("java/lang/Class"));
+    a.invoke(Opcode::invokevirtual, "java/lang/Class", "getConstructor", "([Ljava/lang/Class;)Ljava/lang/reflect/Constructor;");
+    a.iconst(0);
+    a.op(Opcode::anewarray);
+    a.u2(cf.pool.addClass("java/lang/Object"));
+    a.invoke(Opcode::invokevirtual, "java/lang/reflect/Constructor", "newInstance", "([Ljava/lang/Object;)Ljava/lang/Object;");
+    const std::uint16_t end = a.here();
+    a.op(Opcode::areturn);
+    const std::uint16_t handler = a.here();
+    a.op(Opcode::pop);
+    a.bind(unsafe);
     a.ldcString("sun.misc.Unsafe");
     a.invoke(Opcode::invokestatic, "java/lang/Class", "forName", "(Ljava/lang/String;)Ljava/lang/Class;");
     a.ldcString("theUnsafe");
@@ -207,7 +231,9 @@ void addBuildHelpers(jvm::ClassFile& cf) {
     a.load('L', 0);
     a.invoke(Opcode::invokevirtual, "sun/misc/Unsafe", "allocateInstance", kAllocDesc);
     a.op(Opcode::areturn);
-    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kAlloc, kAllocDesc, a.finish(), 3, 2));
+    std::vector<jvm::ExceptionHandler> hs{{start, end, handler, cf.pool.addClass("java/lang/Throwable")}};
+    cf.methods.push_back(
+        product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kAlloc, kAllocDesc, a.finish(), 3, 2, std::move(hs)));
   }
   // static Field pasdaField(Class c, String n): the field n declared by c or a superclass,
   // made accessible (a NullPointerException past Object: no such field)

@@ -50,6 +50,11 @@ std::string findJava(const std::string& configured) {
 }
 
 
+std::string completeLines(const std::string& output) {
+  const std::size_t last = output.rfind('\n');
+  return last == std::string::npos ? std::string() : output.substr(0, last + 1);
+}
+
 void printString(product::Assembler& a, const std::string& s, bool newline) {
   a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
   a.ldcString(s);
@@ -363,7 +368,7 @@ bool runSplit(const std::string& java, const std::string& classDir, const Replay
   std::thread oldRun([&] { oldRan = runWithTimeout(argv(env.old_classpath, oldDriver), env.jvm_timeout_s, oldOut, oldTimedOut); });
   const bool newRan = runWithTimeout(argv(env.new_classpath, newDriver), env.jvm_timeout_s, newOut, newTimedOut);
   oldRun.join();
-  output = oldOut + "\n" + newOut;
+  output = detail::completeLines(oldOut) + detail::completeLines(newOut);
   timedOut = oldTimedOut || newTimedOut;
   return oldRan && newRan;
 }
@@ -564,7 +569,7 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   }
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
-  auto seen = parseOutput(output, inputs.size(), md.ret.kind);
+  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind);
   for (std::size_t w = 0; w < inputs.size(); ++w) judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], timedOut);
   return out;
 }

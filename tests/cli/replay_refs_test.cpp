@@ -112,6 +112,22 @@ TEST(ReplayReferences, OutputsThatChangeFromCallToCallAreNoDifference) {
   }
 }
 
+TEST(ReplayReferences, AJdkObjectInputIsBuiltByItsConstructor) {
+  // draw(r, 6): the old version returns 1 + r.nextInt(1) = 1, the new 0. Built without its
+  // constructor, the Random had no seed: the old version "threw" a NullPointerException.
+  REQUIRE_JAVA();
+  JsonRun j = run("draw");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  bool seen = false;
+  for (const auto& [call, rep] : jvmReplays(j.json, j.json["result"].string)) {
+    if (!rep || call.find(", 6)") == std::string::npos || call.find("null") != std::string::npos) continue;
+    seen = true;
+    EXPECT_EQ((*rep)["output_old"].string, "1") << call;
+    EXPECT_EQ((*rep)["output_new"].string, "0") << call;
+  }
+  EXPECT_TRUE(seen) << j.run.out;
+}
+
 TEST(ReplayReferences, JUnitTestsAssertStringResults) {
   REQUIRE_JAVA();
   const std::string dir = scratch("replay-refs-junit").string();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../../src/witness/driver.hpp"
 #include "witness/support.hpp"
 
 namespace wtest {
@@ -135,6 +136,18 @@ TEST(ReplayJvm, AbsentJavaGivesNullopt) {
   EXPECT_FALSE(pasda::witness::replayJvm(dir.path.string(), env, p.oldName(), p.newName(), "scale", "(DI)D",
                                          {{D(1.0), I(1)}})
                    .has_value());
+}
+
+
+TEST(ReplayJvmOutput, ALineCutShortByTheDeadlineIsNotAResult) {
+  // A JVM killed at the replay deadline in the middle of "... throw java.lang.NullPointerException"
+  // once made the new version's output "throws java.lang", a false NEQ on identical code
+  // (ArrayUtils.shuffle with an unmodelled Random). Only complete lines are read.
+  using pasda::witness::detail::completeLines;
+  EXPECT_EQ(completeLines("PASDA-REPLAY 0 old void\nPASDA-REPLAY 0 new throw java.lang"), "PASDA-REPLAY 0 old void\n");
+  EXPECT_EQ(completeLines("PASDA-REPLAY 0 new throw java.lang"), "");
+  EXPECT_EQ(completeLines("a\nb\n"), "a\nb\n");
+  EXPECT_EQ(completeLines(""), "");
 }
 
 }  // namespace

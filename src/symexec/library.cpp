@@ -162,12 +162,19 @@ int ModelCall::stringChars(Term ref, std::vector<Term>& out) {
   const Object& o = object(ref);
   if (!o.chars) {
     if (o.input < 0 || o.cls != "java/lang/String") return 0;
-    if (!host_.inputs().materializeString(s_, id)) return -1;
+    if (const int got = host_.inputs().materializeString(s_, id); got <= 0) return got;
   }
   out = s_.heap[id].elems;
   return 1;
 }
 int ModelCall::maxArrayLength() const { return host_.options().max_array_length; }
+std::size_t ModelCall::maxArrayElements() const { return host_.options().max_array_elements; }
+void ModelCall::assume(Term fact) { s_.pc.push_back(fact); }
+bool ModelCall::withinPathBudget(std::size_t more) const {
+  std::size_t held = 0;
+  for (const Object& o : s_.heap) held += o.elems.size();
+  return held + more <= host_.options().max_path_elements;
+}
 std::optional<bool> ModelCall::assignable(const std::string& from, const std::string& to) const {
   return host_.program().assignable(s_.frames.back().side, from, to);
 }

@@ -126,6 +126,13 @@ class ModelCall {
   /// path ended (an input string longer than the bound).
   int stringChars(Term ref, std::vector<Term>& out);
   int maxArrayLength() const;
+  /// The engine's budget of elements for one array (--max-array-elements).
+  std::size_t maxArrayElements() const;
+  /// Whether `more` new elements keep the path's heap within --max-path-elements.
+  bool withinPathBudget(std::size_t more) const;
+  /// Adds a fact the path already implies, for the solver (e.g. a length past the bound after
+  /// every length up to it was ruled out).
+  void assume(Term fact);
   /// Program::assignable on the calling side.
   std::optional<bool> assignable(const std::string& from, const std::string& to) const;
 

@@ -32,6 +32,17 @@ Object unknownObject(const std::string& type, Term ident) {
   return o;
 }
 
+Object longArray(terms::TermManager& tm, const std::string& elemDesc, Term length) {
+  Object o;
+  o.cls = "[" + elemDesc;
+  o.is_array = true;
+  o.elem_kind = elemDesc.at(0);
+  o.elem_sort = sortOfDescriptor(o.elem_kind);
+  o.long_length = length;
+  o.ident = tm.apply("newarray:" + elemDesc, terms::FunKind::Library, Sort::Int, {length});
+  return o;
+}
+
 std::string elementType(const std::string& arrayClass) {
   if (arrayClass.size() > 2 && arrayClass[1] == 'L') return arrayClass.substr(2, arrayClass.size() - 3);
   return arrayClass.substr(1);

@@ -171,6 +171,11 @@ Sort sortOfDescriptor(char kind);
 /// An object of type `type` (internal class name or array descriptor) whose content and nullness
 /// an unmodelled computation decides: opaque, null or not decided on first use (Interpreter::settle).
 Object unknownObject(const std::string& type, Term ident);
+/// A new array of primitives (`elemDesc` "I", "B", ...) of symbolic length `length` past
+/// max_array_length: no element held (like a long input array); its identity is a function of
+/// the length alone, so that both versions' arrays made alike are the same (all their elements
+/// are zero until a store gives them a new identity).
+Object longArray(terms::TermManager& tm, const std::string& elemDesc, Term length);
 /// The element type of an array class: "[Ljava/lang/String;" -> "java/lang/String", "[[I" -> "[I".
 std::string elementType(const std::string& arrayClass);
 

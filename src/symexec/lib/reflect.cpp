@@ -32,8 +32,9 @@ std::string classDescriptor(ModelCall& c, Term cls) {
   return "L" + o.text + ";";
 }
 
-/// Array.newInstance(Class, int): a new array of that component type (void.class and a
-/// symbolic length past --max-array-length: declined / cut like newarray).
+/// Array.newInstance(Class, int): a new array of that component type, like newarray: a literal
+/// length up to the engine's per-array budget, a symbolic one past --max-array-length an array
+/// of primitives without elements held (of references: the path is cut); void.class declined.
 ModelResult arrayNewInstance(ModelCall& c) {
   terms::TermManager& tm = c.tm();
   if (c.isNull(c.arg(0))) return c.throwNew("java/lang/NullPointerException");
@@ -53,7 +54,13 @@ ModelResult arrayNewInstance(ModelCall& c) {
       if (*isK) len = k;
     }
   }
-  if (len < 0 || len > c.maxArrayLength())
+  const bool primitive = elem[0] != 'L' && elem[0] != '[';
+  if (len < 0 && primitive) {  // past the bound: no element held, as newarray does
+    c.assume(tm.gt(n, tm.intLit(c.maxArrayLength())));
+    return ModelResult::value(c.allocate(longArray(tm, elem, n)));
+  }
+  if (len < 0 || static_cast<std::size_t>(len) > c.maxArrayElements() ||
+      !c.withinPathBudget(static_cast<std::size_t>(len)))
     return c.cut("array of length past --max-array-length made by java.lang.reflect.Array.newInstance");
   jvm::TypeDesc td;
   td.kind = elem[0];

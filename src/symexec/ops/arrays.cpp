@@ -135,9 +135,12 @@ StepOutcome store(Interpreter& I, State& s) {
 }
 
 
+constexpr std::size_t kLongArray = static_cast<std::size_t>(-1);
+
 /// The length of a new array: NegativeArraySizeException below zero; a symbolic count is
-/// explored value by value up to max_array_length, longer arrays cut the path.
-Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::string& desc) {
+/// explored value by value up to max_array_length; a longer one cuts the path, or, when
+/// `longOk` (an array of primitives), is kLongArray with `count > max_array_length` on the path.
+Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::string& desc, bool longOk = false) {
   terms::TermManager& tm = I.tm();
   auto negative = I.explorer().branch(s, tm.lt(count, tm.intLit(0)), false);
   if (!negative) return StepOutcome::Ended;
@@ -159,6 +162,10 @@ Checked<std::size_t> newLength(Interpreter& I, State& s, Term count, const std::
     auto isK = I.explorer().branch(s, tm.eq(count, tm.intLit(k)), false);
     if (!isK) return StepOutcome::Ended;
     if (*isK) return static_cast<std::size_t>(k);
+  }
+  if (longOk) {
+    s.pc.push_back(tm.gt(count, tm.intLit(bound)));
+    return kLongArray;
   }
   I.explorer().note(s, "array of symbolic length longer than " + std::to_string(bound) + " (" + desc + ") cut");
   I.explorer().cutPath(s, Explorer::Cut::Depth);
@@ -200,8 +207,10 @@ StepOutcome newArray(Interpreter& I, State& s, const Instruction& in) {
   } else {
     elem = in.type[0] == '[' ? in.type : "L" + in.type + ";";
   }
-  Checked<std::size_t> len = newLength(I, s, count, elem);
+  const bool primitive = elem[0] != 'L' && elem[0] != '[';
+  Checked<std::size_t> len = newLength(I, s, count, elem, primitive);
   if (!len.ok()) return len.outcome();
+  if (*len == kLongArray) return pushNext(s, I.allocate(s, longArray(I.tm(), elem, count)));
   if (Guard g = withinBudget(I, s, *len)) return *g;
   return pushNext(s, makeArray(I, s, *len, elem));
 }

@@ -344,6 +344,7 @@ InputShape Explorer::shapeOf(const State& s, const InputObject& o) const {
   sh.other_state = !o.ref_fields.empty();
   if (len) sh.length = *len;
   if (!len && o.is_array && o.fields.count("length")) sh.length_term = o.fields.at("length");
+  if (!len && !o.is_array && o.fields.count("length")) sh.other_state = true;  // a string past the bound: no witness
   for (std::int64_t i = 0; len && i < *len; ++i) {
     auto e = o.fields.find("[" + std::to_string(i) + "]");
     if (e == o.fields.end()) {

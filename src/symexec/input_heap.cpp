@@ -596,18 +596,23 @@ Term InputHeap::inputVar(State& s, const std::string& name, char kind) {
   return v;
 }
 
-bool InputHeap::materializeString(State& s, std::uint64_t id) {
+int InputHeap::materializeString(State& s, std::uint64_t id) {
   Object& o = s.heap[id];
-  if (o.chars) return true;
-  if (o.input < 0) return false;
+  if (o.chars) return 1;
+  if (o.input < 0) return 0;
   const int index = o.input;
   InputObject& in = s.inputs[static_cast<std::size_t>(index)];
   if (!in.fields.count("length")) {
     int len = explorer_.choose(s, opt_.max_array_length + 2);
     if (len > opt_.max_array_length) {
-      explorer_.note(s, "input strings longer than " + std::to_string(opt_.max_array_length) + " (path cut)");
-      explorer_.cutPath(s, Explorer::Cut::Depth);
-      return false;
+      // Past the bound no character is held: the string is known by its identity alone (the
+      // input it is), so what library code makes of it is the unknown-call model's function
+      // of that identity, the same in both versions (it once cut the path).
+      explorer_.note(s, "input strings longer than " + std::to_string(opt_.max_array_length) +
+                            " hold no characters: calls on them are functions of the string");
+      s.heap_facts.push_back(in.path + ".length() > " + std::to_string(opt_.max_array_length));
+      in.fields["length"] = tm_.apply("long_string", terms::FunKind::Library, Sort::Int, {});
+      return 0;
     }
     s.heap_facts.push_back(s.inputs[static_cast<std::size_t>(index)].path + ".length() == " + std::to_string(len));
     s.inputs[static_cast<std::size_t>(index)].fields["length"] = tm_.intLit(len);
@@ -619,6 +624,7 @@ bool InputHeap::materializeString(State& s, std::uint64_t id) {
   }
   InputObject& done = s.inputs[static_cast<std::size_t>(index)];
   auto len = tm_.asInteger(done.fields["length"]);
+  if (!len) return 0;  // a long string (above)
   std::vector<Term> elems;
   for (std::int64_t i = 0; len && i < *len; ++i) elems.push_back(done.fields["[" + std::to_string(i) + "]"]);
   for (Side side : {kOld, kNew}) {
@@ -628,7 +634,7 @@ bool InputHeap::materializeString(State& s, std::uint64_t id) {
     copy.elem_kind = 'C';
     copy.elem_sort = Sort::Int;
   }
-  return true;
+  return 1;
 }
 
 }  // namespace pasda::symexec

@@ -42,10 +42,11 @@ class InputHeap {
   /// The simple name of the analysed class (without the version suffix), used in paths.
   std::string mainSimpleName() const;
   /// The characters of an input String (a parameter, a field, a static), materialised on first
-  /// use like an input array: a length explored up to max_array_length (longer ones cut the
-  /// path) and one input variable in 0..65535 per character, shared by both sides.
-  /// false: the path ended.
-  bool materializeString(State& s, std::uint64_t id);
+  /// use like an input array: a length explored up to max_array_length and one input variable
+  /// in 0..65535 per character, shared by both sides: 1. Past max_array_length no character is
+  /// held (the string is known by its identity only, docs/heap.md): 0, as for a string that is
+  /// not an input.
+  int materializeString(State& s, std::uint64_t id);
   /// A new input variable of primitive descriptor `kind`, with its range (boolean, byte, char,
   /// short) added to the path condition.
   Term inputVar(State& s, const std::string& name, char kind);

@@ -621,6 +621,38 @@ TEST(LongArrays, ElementsOfArraysPastTheBoundAreFunctionsOfTheArrayAndTheIndex) 
   }
 }
 
+TEST(LongStrings, InputStringsPastTheBoundAreKnownByTheirIdentity) {
+  // An input string longer than --max-array-length cut the path (MAYBE_EQ on identical code):
+  // now it holds no characters and what library code makes of it is a function of the string.
+  // clean: identical, EQ. cut (trim -> strip) and longer (> 10 -> > 11): never EQ; the loop over
+  // the characters of firstDigit: never NEQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/longstring/";
+  for (const char* arith : {"java", "math"}) {
+    auto run = [&](const char* method) {
+      JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.longstring.Str", "--method", method,
+                           "--shortcut", "off", "--arith", arith, "--timeout", "10", "--stop-at-neq", "no"});
+      EXPECT_TRUE(j.ok) << j.run.out << j.run.err;
+      return j;
+    };
+    JsonRun clean = run("clean");
+    EXPECT_EQ(clean.json["result"].string, "EQ") << arith << "\n" << clean.run.out;
+    for (const char* method : {"cut", "longer"}) {
+      JsonRun j = run(method);
+      EXPECT_NE(j.json["result"].string, "EQ") << method << " " << arith << "\n" << j.run.out;
+      int past = 0;
+      for (const Json& part : j.json["partitions"].array)
+        if (part["path_condition"].string.find("s.length() > 8") != std::string::npos) {
+          ++past;
+          EXPECT_NE(part["result"].string, "NEQ") << "no NEQ rests on a string's unknown characters: "
+                                                   << part["path_condition"].string;
+        }
+      EXPECT_GE(past, 1) << method << " " << arith << ": no partition of a string past the bound\n" << j.run.out;
+    }
+    JsonRun loop = run("firstDigit");
+    EXPECT_NE(loop.json["result"].string, "NEQ") << arith << "\n" << loop.run.out;
+  }
+}
+
 TEST(LongArrays, LoopsOfIdenticalCodeThatStoreIntoArraysAreSummarised) {
   // reverse: the same in both versions, EQ for every length (before: MAYBE_EQ, the loop over an
   // array past the bound never ends). spread: the versions call the same summarised loop on

@@ -46,12 +46,6 @@ int consumedOperands(const jvm::Instruction& in) {
   }
 }
 
-std::string renameDescriptor(std::string d, const std::string& from, const std::string& to) {
-  const std::string pat = "L" + from + ";", rep = "L" + to + ";";
-  for (auto pos = d.find(pat); pos != std::string::npos; pos = d.find(pat, pos + rep.size())) d.replace(pos, pat.size(), rep);
-  return d;
-}
-
 std::string trimmed(std::string s) {
   // A trailing line comment is not code (strings with quotes are left alone).
   if (s.find('"') == std::string::npos)

@@ -192,8 +192,8 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
   const Prepared& p = env.prepared;
   for (const std::string& h : abs.helpers) {
     const std::string symbol = index.helperSymbol(h);
-    eo.abstracted_methods[p.old_name + "." + h] = symbol;
-    eo.abstracted_methods[p.new_name + "." + h] = symbol;
+    eo.abstracted_methods[p.old_name + "." + renameMember(h, p.orig_old_name, p.old_name)] = symbol;
+    eo.abstracted_methods[p.new_name + "." + renameMember(h, p.orig_new_name, p.new_name)] = symbol;
     it.uifs.push_back(symbol + ": calls of the identical helper " + h);
   }
   if (!match) return;
@@ -205,7 +205,9 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
     for (pasda::Version side : kBothVersions) {
       symexec::RegionHook h;
       h.side = symexec::Side(side);
-      h.method = (side == pasda::Version::kOld ? p.old_name : p.new_name) + "." + r.method;
+      // (The product renames the analysed class, in its own descriptors too.)
+      const std::string& name = side == pasda::Version::kOld ? p.old_name : p.new_name;
+      h.method = name + "." + renameMember(r.method, side == pasda::Version::kOld ? p.orig_old_name : p.orig_new_name, name);
       h.start_pc = r.start_pc[side];
       h.exit_pc = r.exit_pc[side];
       for (const diff::RegionVar& v : r.inputs) h.inputs.emplace_back(v.slot[side], v.type);
@@ -223,6 +225,19 @@ void applyAbstraction(const IterationEnv& env, const diff::MatchResult* match, c
                std::to_string(r.exit_pc[side]);
     it.uifs.push_back(fn + ": (" + outs + ") := " + fn + "(" + ins + "), " + where);
   }
+}
+
+std::string renameDescriptor(std::string d, const std::string& from, const std::string& to) {
+  if (from.empty() || from == to) return d;
+  const std::string pat = "L" + from + ";", rep = "L" + to + ";";
+  for (auto pos = d.find(pat); pos != std::string::npos; pos = d.find(pat, pos + rep.size())) d.replace(pos, pat.size(), rep);
+  return d;
+}
+
+std::string renameMember(const std::string& member, const std::string& from, const std::string& to) {
+  const auto colon = member.find(':');
+  if (colon == std::string::npos) return member;
+  return member.substr(0, colon + 1) + renameDescriptor(member.substr(colon + 1), from, to);
 }
 
 std::string javaCall(const std::string& method, const std::vector<std::string>& args) {

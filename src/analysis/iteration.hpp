@@ -147,6 +147,11 @@ bool proveByInduction(IterationEnv& env, RunResult& run);
 std::optional<AbstractionId> chooseRefinement(const Abstraction& abs, const diff::MatchResult& match, const UifUsage& usage);
 
 // Shared by both iteration kinds.
+/// `d` (a descriptor) with class `from` renamed `to`: the analysed class's own descriptors as
+/// the product's renamed copy of it declares them ("(C)La/B;" -> "(C)La/B$V1;").
+std::string renameDescriptor(std::string d, const std::string& from, const std::string& to);
+/// "name:descriptor" with the descriptor renamed likewise.
+std::string renameMember(const std::string& member, const std::string& from, const std::string& to);
 /// A witness as a call users paste: "method(a, b)" (`args` already written as Java).
 std::string javaCall(const std::string& method, const std::vector<std::string>& args);
 /// The same with the witness values' literals.

@@ -653,6 +653,23 @@ TEST(LongStrings, InputStringsPastTheBoundAreKnownByTheirIdentity) {
   }
 }
 
+TEST(Regions, AMethodWhoseDescriptorNamesItsOwnClassIsAbstracted) {
+  // The product renames the analysed class in its own descriptors too: an abstracted region of
+  // add(Buf, int) was looked up under the original descriptor, "region in unknown method" (an
+  // ERROR on StrBuilder.deleteAll(C) of commons-lang3 at PASDA's second iteration).
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/selfdesc/";
+  // z = 9x^2 + 5x + 1 is never 11 over the integers (EQ), but is under 32-bit overflow (NEQ).
+  for (const char* arith : {"math", "java"}) {
+    JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.selfdesc.Buf", "--method", "add", "--mode",
+                         "ardiff", "--shortcut", "off", "--timeout", "10", "--arith", arith});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["errors"].string, "") << arith;
+    EXPECT_EQ(j.json["result"].string, std::string(arith) == "math" ? "EQ" : "NEQ") << arith << "\n" << j.run.out;
+    ASSERT_FALSE(j.json["iterations"].array.empty());
+    EXPECT_FALSE(j.json["iterations"].array[0]["uifs"].array.empty()) << "no region was abstracted: the test is void";
+  }
+}
+
 TEST(LongArrays, LoopsOfIdenticalCodeThatStoreIntoArraysAreSummarised) {
   // reverse: the same in both versions, EQ for every length (before: MAYBE_EQ, the loop over an
   // array past the bound never ends). spread: the versions call the same summarised loop on

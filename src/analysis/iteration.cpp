@@ -167,6 +167,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.returns = l.returns;
       h.exceptions = l.exceptions;
       h.stores_arrays = l.stores_arrays;
+      h.field_reads = l.field_reads;
       hooks.push_back(std::move(h));
     }
     return hooks;

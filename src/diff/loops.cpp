@@ -40,8 +40,9 @@ struct Facts {
   std::string cls;                             // the method's class
   const std::set<std::string>* pure = nullptr;  // its methods the loop may call (name:descriptor)
   const std::function<bool(const jvm::MemberRef&)>* leaf = nullptr;  // other classes' arithmetic leaves
-  bool array_stores = false;  // primitive array stores allowed
+  bool array_stores = false;  // primitive array stores and primitive field reads allowed
   bool stores = false;        // ... and seen
+  std::set<std::tuple<int, std::string, std::string>> field_reads;
 };
 
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
@@ -123,6 +124,22 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   for (int i : in) {
     const Instruction& insn = F.at(i);
     if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) return "inside an exception handler's range";
+    if (insn.op == Opcode::getfield && facts.array_stores) {
+      // A primitive field of the object a reference local holds, read right after the local's
+      // load (no jump lands between them): loop-invariant, as nothing in the loop writes a field.
+      const std::string why = "reads field " + insn.member.name + " at pc " + std::to_string(insn.pc);
+      if (!primitiveDescriptor(insn.member.descriptor)) return why + " (a reference)";
+      const LocalAccess prev = i > 0 && in.count(i - 1) ? detail::localAccess(F.at(i - 1)) : LocalAccess{};
+      if (prev.slot < 0 || prev.type != 'A' || !prev.load) return why + " (not of a local)";
+      for (int j = 0; j < F.size(); ++j)
+        if (j != i - 1) {
+          const auto& succ = F.succs[static_cast<std::size_t>(j)];
+          if (std::find(succ.begin(), succ.end(), i) != succ.end()) return why + " (a jump lands on it)";
+        }
+      facts.field_reads.insert({prev.slot, insn.member.name, insn.member.descriptor});
+      facts.exceptions.insert("java/lang/NullPointerException");
+      continue;
+    }
     if (std::string why = check(insn, facts); !why.empty()) return why + " at pc " + std::to_string(insn.pc);
     const char rk = returnKind(insn.op);
     if (rk != 'V' || insn.op == Opcode::return_) out.returns.emplace_back(insn.pc, rk);
@@ -140,6 +157,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.exits.assign(exits.begin(), exits.end());
   out.exceptions.assign(facts.exceptions.begin(), facts.exceptions.end());
   out.stores_arrays = facts.stores;
+  out.field_reads.assign(facts.field_reads.begin(), facts.field_reads.end());
   return "";
 }
 

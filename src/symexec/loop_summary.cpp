@@ -35,6 +35,23 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
     args.push_back(inputs_.identityOf(s, v, f.side));
     sig += 'A';
   }
+  // The primitive fields it reads of the objects its reference locals hold: their values now
+  // (nothing in the loop writes a field); 0 for a null local (the identity above says null, and
+  // the outcome function decides the NullPointerException).
+  for (const auto& [slot, name, desc] : hook->field_reads) {
+    Term ref = local(slot);
+    if (!ref || tm_.sort(ref) != Sort::Ref) return std::nullopt;
+    const char kind = desc.empty() ? 'I' : desc[0];
+    const Sort sort = sortOfDescriptor(kind);
+    if (tm_.node(ref).bits == 0) {
+      args.push_back(tm_.lit(sort, 0));
+    } else {
+      std::optional<Term> v = readField(s, ref, name, desc);
+      if (!v) return StepOutcome::Ended;
+      args.push_back(*v);
+    }
+    sig += 'f';
+  }
   // A loop that stores into arrays: which reference locals hold the same array is part of the
   // function (a store through one is seen through the other only when they are one array).
   if (hook->stores_arrays) {

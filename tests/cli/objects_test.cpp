@@ -670,6 +670,22 @@ TEST(Regions, AMethodWhoseDescriptorNamesItsOwnClassIsAbstracted) {
   }
 }
 
+TEST(LongArrays, LoopsOfIdenticalCodeThatReadAPrimitiveFieldAreSummarised) {
+  // find: "for (i = 0; i < size; i++)" over this.size, identical: EQ (was MAYBE_EQ, the loop
+  // was unrolled to the depth limit). sized: the same loop reached with another size: never EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopfield/";
+  for (const char* arith : {"java", "math"}) {
+    JsonRun same = runJson({root + "old", root + "new", "--class", "realcode.loopfield.Buf", "--method", "find",
+                            "--shortcut", "off", "--arith", arith, "--timeout", "10"});
+    ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+    EXPECT_EQ(same.json["result"].string, "EQ") << arith << "\n" << same.run.out;
+    JsonRun other = runJson({root + "old", root + "new", "--class", "realcode.loopfield.Buf", "--method", "sized",
+                             "--shortcut", "off", "--arith", arith, "--timeout", "10"});
+    ASSERT_TRUE(other.ok) << other.run.out << other.run.err;
+    EXPECT_NE(other.json["result"].string, "EQ") << arith << "\n" << other.run.out;
+  }
+}
+
 TEST(LongArrays, LoopsOfIdenticalCodeThatStoreIntoArraysAreSummarised) {
   // reverse: the same in both versions, EQ for every length (before: MAYBE_EQ, the loop over an
   // array past the bound never ends). spread: the versions call the same summarised loop on

@@ -71,4 +71,32 @@ TEST_F(Loops, LoopsThatReadFieldsOrStoreIntoArraysAreNotSummarised) {
   EXPECT_NE(why[0].find("iastore"), std::string::npos) << why[0];
 }
 
+TEST(LoopsWithFields, APrimitiveFieldOfALocalIsReadAtTheHeaderAReferenceFieldIsNot) {
+  // For the summaries of identical code (arrayStores): realcode/loopfield's find reads
+  // this.size (primitive: an argument), realcode/loops' fieldSum reads this.items (a reference:
+  // still rejected). Without arrayStores (coupled loops) neither is summarisable.
+  pasda::jvm::ClassPath cp;
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopfield/old");
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loops/old");
+  const pasda::jvm::ClassFile* buf = cp.load("realcode/loopfield/Buf");
+  const pasda::jvm::ClassFile* scan = cp.load("realcode/loops/Scan");
+  ASSERT_NE(buf, nullptr);
+  ASSERT_NE(scan, nullptr);
+  const pasda::jvm::Method* find = buf->findMethod("find", "(C)I");
+  const pasda::jvm::Method* fieldSum = scan->findMethod("fieldSum", "()I");
+  ASSERT_NE(find, nullptr);
+  ASSERT_NE(fieldSum, nullptr);
+  auto loops = summarisableLoops(*buf, *find, nullptr, nullptr, {}, true);
+  ASSERT_EQ(loops.size(), 1u);
+  ASSERT_EQ(loops[0].field_reads.size(), 1u);
+  EXPECT_EQ(std::get<0>(loops[0].field_reads[0]), 0);  // this
+  EXPECT_EQ(std::get<1>(loops[0].field_reads[0]), "size");
+  EXPECT_TRUE(has(loops[0].exceptions, "java/lang/NullPointerException"));
+  EXPECT_TRUE(summarisableLoops(*buf, *find).empty());
+  std::vector<std::string> why;
+  EXPECT_TRUE(summarisableLoops(*scan, *fieldSum, &why, nullptr, {}, true).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("a reference"), std::string::npos) << why[0];
+}
+
 }  // namespace

@@ -10,6 +10,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct LoopSummary {
   std::vector<std::string> exceptions;       // internal names of the exceptions it may throw
   int depth = 0;                             // how many other loops of the method enclose it
   bool stores_arrays = false;                // it stores into primitive arrays (only with arrayStores)
+  /// Primitive fields it reads through a reference local (`aload k; getfield`), loop-invariant
+  /// since it writes no field and calls nothing that could (only with arrayStores): (slot, name, descriptor).
+  std::vector<std::tuple<int, std::string, std::string>> field_reads;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is
@@ -37,7 +41,9 @@ struct LoopSummary {
 /// `leafCall`, if given: whether a static method of another class is an arithmetic leaf
 /// (ClosureOracle::arithmeticLeaf) that the loops may call (it can throw ArithmeticException).
 /// `arrayStores`: the loops may also store into primitive arrays held in reference locals
-/// (LoopSummary::stores_arrays; the caller then makes those arrays' contents functions too).
+/// (LoopSummary::stores_arrays; the caller then makes those arrays' contents functions too)
+/// and read primitive fields of the objects those locals hold (LoopSummary::field_reads; the
+/// caller passes their values at the header).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
                                            const std::set<std::string>* pureCalls = nullptr,

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "pasda/solver/solver.hpp"
@@ -50,6 +51,7 @@ struct LoopSummaryHook {
   std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions inside (pc, kind)
   std::vector<std::string> exceptions;              // what it may throw (internal names)
   bool stores_arrays = false;  // it may store into the primitive arrays its reference locals hold
+  std::vector<std::tuple<int, std::string, std::string>> field_reads;  // (ref slot, field, descriptor), primitive
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

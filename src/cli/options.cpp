@@ -97,7 +97,7 @@ po::options_description describeOptions() {
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
                                                                            "check, ms (0: min(solver timeout, 250); "
                                                                            "at most 86400000)")
-    ("heap-bound", po::value<std::string>()->default_value("2"), "symbolic objects per type (0 to 64)")
+    ("heap-bound", po::value<std::string>()->default_value("2"), "input objects per type reached through fields and elements, beyond the parameters (0 to 64)")
     ("max-array-length", po::value<std::string>()->default_value("8"), "symbolic array lengths are explored up to "
                                                                         "this (0 to 4096)")
     ("static-inputs", po::value<std::string>()->default_value("on"), "on: non-final static fields of the analysed "

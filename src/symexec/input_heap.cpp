@@ -74,8 +74,12 @@ int InputHeap::chooseTarget(State& s, const std::string& path, const std::string
       ++sameClass;
     }
   // The "fresh object" alternative always exists; beyond the heap bound it cuts the path
-  // (bounded verification covers every heap up to the bound and none beyond).
-  bool canFresh = sameClass < opt_.heap_bound;
+  // (bounded verification covers every heap up to the bound and none beyond). The bound is on
+  // the objects reached through fields and elements: a parameter (or the receiver) is always
+  // one more object if it is not an alias, as the method's arity bounds them (Triple.of(l, m, r)
+  // of three Objects was cut at the default bound 2).
+  const bool root = path.find_first_of(".[") == std::string::npos;
+  bool canFresh = root || sameClass < opt_.heap_bound;
   int n = (nonNull ? 0 : 1) + 1 + static_cast<int>(aliases.size());
   int k = n == 1 ? 0 : explorer_.choose(s, n);
   if (!nonNull) {

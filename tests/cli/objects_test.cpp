@@ -82,9 +82,16 @@ std::vector<ObjCase> cases() {
       // Three distinct boxes are needed to see the difference: at --heap-bound 3 it is found.
       {"heapbound3", "objects2/heapbound", "objects2.heapbound", "Boxes", {"--heap-bound", "3"}, "NEQ", neq, "",
        {{"a", freshObject("Boxes$Box")}, {"b", freshObject("Boxes$Box")}, {"c", freshObject("Boxes$Box")}}},
-      // Beyond the default bound (2 boxes) the difference is out of scope: no proof either way.
-      {"heapbound2", "objects2/heapbound", "objects2.heapbound", "Boxes", {}, "NEQ",
+      // Parameters are always distinct objects or aliases, whatever the bound: the three boxes
+      // are found at the default bound too (they were cut there).
+      {"heapbound2", "objects2/heapbound", "objects2.heapbound", "Boxes", {}, "NEQ", neq, "",
+       {{"a", freshObject("Boxes$Box")}, {"b", freshObject("Boxes$Box")}, {"c", freshObject("Boxes$Box")}}},
+      // Three distinct nodes reached through fields: beyond the default bound (2 nodes) the
+      // difference is out of scope, no proof either way; at --heap-bound 3 it is found.
+      {"heapfields2", "objects2/heapfields", "objects2.heapfields", "Chain", {}, "NEQ",
        {"MAYBE_EQ", "DEPTH_LIMITED"}, "", {}},
+      {"heapfields3", "objects2/heapfields", "objects2.heapfields", "Chain", {"--heap-bound", "3"}, "NEQ", neq, "",
+       {}},
       // The difference needs an array of 9 elements.
       {"array_long9", "objects2/array_long", "objects2.arraylong", "Sums", {"--max-array-length", "9"}, "NEQ", neq,
        "", {{"a[8]", intIs([](long long) { return true; })}}},

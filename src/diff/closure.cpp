@@ -104,7 +104,14 @@ void ClosureOracle::Impl::expandMethod(int id) {
     return markBad(id, "its modifiers differ");
   }
   edge(id, node(NodeKind::Class, cls));
-  if (!mo->code && !mn->code) return;  // abstract or native in both
+  if (!mo->code && !mn->code) {  // abstract or native in both
+    // An abstract method has no code of its own, but what a call of it runs is an override's:
+    // it reaches them all, as a dispatching call does (DatePrinter.format, whose only
+    // implementation changed, is affected, not identical).
+    if (mo->access_flags & jvm::acc::Abstract)
+      for (Version v : kBothVersions) call(id, v, jvm::MemberRef{actual(cls, v), name, actual(desc, v), false}, true, false);
+    return;
+  }
   if (!mo->code || !mn->code) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "it has code in one version only");

@@ -60,6 +60,15 @@ TEST_F(Closure, VirtualCallsReachEveryOverride) {
   EXPECT_NE(run.reason.find("Sub.step(I)I"), std::string::npos) << run.reason;
 }
 
+TEST_F(Closure, AnAbstractMethodReachesItsImplementations) {
+  // No code of its own, but a call of it runs an override: Shape.area's only implementation
+  // changed (affected); every implementation of Poly.sides is the same (identical).
+  MethodClosure area = of("Shape", "area", "(I)I");
+  EXPECT_EQ(area.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(area.reason.find("Square.area(I)I"), std::string::npos) << area.reason;
+  EXPECT_EQ(of("Poly", "sides", "()I").verdict, ClosureVerdict::Identical) << of("Poly", "sides", "()I").reason;
+}
+
 TEST_F(Closure, LambdaBodiesAreFollowed) {
   MethodClosure apply = of("Lam", "apply", "(I)I");
   EXPECT_EQ(apply.verdict, ClosureVerdict::Affected);
@@ -175,6 +184,9 @@ TEST(ClosureRelease, CommonsLang3) {
   EXPECT_EQ(oracle.method("org/apache/commons/lang3/StringUtils", "equals",
                           "(Ljava/lang/CharSequence;Ljava/lang/CharSequence;)Z").verdict,
             ClosureVerdict::Changed);
+  // DatePrinter.format(long) is abstract; its implementation FastDatePrinter.format changed.
+  EXPECT_EQ(oracle.method("org/apache/commons/lang3/time/DatePrinter", "format", "(J)Ljava/lang/String;").verdict,
+            ClosureVerdict::Affected);
   // CharUtils.isAscii(char) is "return ch < 128" in both, but CharUtils' initialiser changed.
   EXPECT_EQ(oracle.method("org/apache/commons/lang3/CharUtils", "isAscii", "(C)Z").verdict, ClosureVerdict::Affected);
 }

@@ -81,6 +81,15 @@ class Interpreter {
   bool enterRegion(State& s);  // true if an abstracted region started at the current pc
   /// A summarised loop's header: its outcome replaces the loop (nullopt: no summary here).
   std::optional<StepOutcome> enterLoopSummary(State& s);
+  // Its steps (loop_summary.cpp): the summarisable loop whose header the top frame is at; whether
+  // summarising it here is worth it; the functions' arguments and name signature (false: no
+  // summary, `stop` holding what enterLoopSummary returns); the arrays it may have written.
+  const LoopSummaryHook* loopSummaryAt(State& s);
+  bool worthSummarising(State& s, const LoopSummaryHook& hook);
+  bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, std::vector<Term>& args, std::string& sig,
+                            std::optional<StepOutcome>& stop);
+  void havocSummarisedArrays(State& s, const LoopSummaryHook& hook, const std::string& base,
+                             const std::vector<Term>& args);
   /// A coupled loop's header in the compared method (ExecOptions::coupled_loops): the old
   /// version's run of it is summarised, the new version's related to it (coupled_loops.cpp).
   std::optional<StepOutcome> enterCoupledLoop(State& s);

@@ -5,81 +5,130 @@
 
 namespace pasda::symexec {
 
-std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
+namespace {
+
+/// Local `slot` of frame `f`, or no term when the frame has no such slot.
+Term localOf(const Frame& f, int slot) {
+  return static_cast<std::size_t>(slot) < f.locals.size() ? f.locals[static_cast<std::size_t>(slot)] : Term{};
+}
+
+}  // namespace
+
+const LoopSummaryHook* Interpreter::loopSummaryAt(State& s) {
   Frame& f = s.frames.back();
   if (f.ip < 0 || static_cast<std::size_t>(f.ip) >= f.m->insns.size() || !f.m->in_loop[static_cast<std::size_t>(f.ip)])
-    return std::nullopt;
+    return nullptr;
   auto it = loops_.find(f.m);
   if (it == loops_.end()) it = loops_.emplace(f.m, opt_.loop_summaries(f.side, *f.m)).first;
   const std::uint32_t pc = f.m->insns[static_cast<std::size_t>(f.ip)].pc;
   const LoopSummaryHook* hook = nullptr;
   for (const LoopSummaryHook& h : it->second)
     if (h.header_pc == pc) hook = &h;
-  if (!hook || !f.stack.empty()) return std::nullopt;
-  auto local = [&](int slot) { return static_cast<std::size_t>(slot) < f.locals.size() ? f.locals[static_cast<std::size_t>(slot)] : Term{}; };
+  return hook && f.stack.empty() ? hook : nullptr;
+}
+
+bool Interpreter::worthSummarising(State& s, const LoopSummaryHook& hook) {
   // A loop that stores into arrays or reads fields is summarised only where running it cannot
   // end: over an array past the bound (no element held). Over arrays whose elements are held,
   // running it is exact, and its functions would only lose what the solver could use (Ran.gasdev
   // of the benchmark went from EQ in 0.1 s to MAYBE_EQ at the timeout).
-  if (hook->stores_arrays || !hook->field_reads.empty()) {
-    bool overLong = false;
-    for (int slot : hook->ref_reads) {
-      const Term v = local(slot);
-      if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0 && deref(s, v).is_array && deref(s, v).long_length)
-        overLong = true;
-    }
-    if (!overLong) return std::nullopt;
+  if (!hook.stores_arrays && hook.field_reads.empty()) return true;
+  const Frame& f = s.frames.back();
+  for (int slot : hook.ref_reads) {
+    const Term v = localOf(f, slot);
+    if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0 && deref(s, v).is_array && deref(s, v).long_length)
+      return true;
   }
-  // The arguments: the primitive locals read or written (0 for one not assigned on this path:
-  // the loop writes it before reading it), and the side-neutral identity of each reference
-  // local. A local the loop only writes is an argument too: where the loop leaves without
-  // writing it, it keeps its value from before the loop.
-  std::vector<Term> args;
-  std::string sig;
-  for (auto [slot, kind] : LoopCoupler::variables(*hook)) {
-    Term v = local(slot);
+  return false;
+}
+
+bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, std::vector<Term>& args,
+                                       std::string& sig, std::optional<StepOutcome>& stop) {
+  const Frame& f = s.frames.back();
+  // The primitive locals read or written (0 for one not assigned on this path: the loop writes
+  // it before reading it), and the side-neutral identity of each reference local. A local the
+  // loop only writes is an argument too: where the loop leaves without writing it, it keeps its
+  // value from before the loop.
+  for (auto [slot, kind] : LoopCoupler::variables(hook)) {
+    Term v = localOf(f, slot);
     if (!v || tm_.sort(v) != sortOfDescriptor(kind)) v = tm_.lit(sortOfDescriptor(kind), 0);
     args.push_back(v);
     sig += kind;
   }
-  for (int slot : hook->ref_reads) {
-    Term v = local(slot);
-    if (!v || tm_.sort(v) != Sort::Ref) return std::nullopt;
+  for (int slot : hook.ref_reads) {
+    Term v = localOf(f, slot);
+    if (!v || tm_.sort(v) != Sort::Ref) return false;
     args.push_back(inputs_.identityOf(s, v, f.side));
     sig += 'A';
   }
   // The primitive fields it reads of the objects its reference locals hold: their values now
   // (nothing in the loop writes a field); 0 for a null local (the identity above says null, and
   // the outcome function decides the NullPointerException).
-  for (const auto& [slot, name, desc] : hook->field_reads) {
-    Term ref = local(slot);
-    if (!ref || tm_.sort(ref) != Sort::Ref) return std::nullopt;
-    const char kind = desc.empty() ? 'I' : desc[0];
-    const Sort sort = sortOfDescriptor(kind);
+  for (const auto& [slot, name, desc] : hook.field_reads) {
+    Term ref = localOf(s.frames.back(), slot);
+    if (!ref || tm_.sort(ref) != Sort::Ref) return false;
+    const Sort sort = sortOfDescriptor(desc.empty() ? 'I' : desc[0]);
     if (tm_.node(ref).bits == 0) {
       args.push_back(tm_.lit(sort, 0));
     } else {
       std::optional<Term> v = readField(s, ref, name, desc);
-      if (!v) return StepOutcome::Ended;
+      if (!v) {
+        stop = StepOutcome::Ended;
+        return false;
+      }
       args.push_back(*v);
     }
     sig += 'f';
   }
   // A loop that stores into arrays: which reference locals hold the same array is part of the
   // function (a store through one is seen through the other only when they are one array).
-  if (hook->stores_arrays) {
+  if (hook.stores_arrays) {
+    const Frame& top = s.frames.back();
     sig += "|";
-    for (std::size_t i = 0; i < hook->ref_reads.size(); ++i) {
-      const Term vi = local(hook->ref_reads[i]);
+    for (std::size_t i = 0; i < hook.ref_reads.size(); ++i) {
+      const Term vi = localOf(top, hook.ref_reads[i]);
       std::size_t first = i;
       for (std::size_t j = 0; j < i; ++j)
-        if (local(hook->ref_reads[j]) == vi) {
+        if (localOf(top, hook.ref_reads[j]) == vi) {
           first = j;
           break;
         }
       sig += std::to_string(first) + ",";
     }
   }
+  return true;
+}
+
+void Interpreter::havocSummarisedArrays(State& s, const LoopSummaryHook& hook, const std::string& base,
+                                        const std::vector<Term>& args) {
+  // Whichever way it ends, the loop may have stored into the primitive arrays it reaches: their
+  // elements (or, past the bound, their identities) become functions of the same arguments,
+  // the same in both versions.
+  for (std::size_t i = 0; i < hook.ref_reads.size(); ++i) {
+    const Term ref = localOf(s.frames.back(), hook.ref_reads[i]);
+    if (!ref || tm_.node(ref).bits == 0) continue;
+    Object& o = deref(s, ref);
+    if (!o.is_array || o.elem_sort == Sort::Ref) continue;
+    const std::string tag = base + ":array" + std::to_string(i);
+    o.dirty = true;
+    if (o.long_length) {
+      o.ident = tm_.apply(tag, terms::FunKind::Uif, Sort::Int, args);
+      continue;
+    }
+    o.ident = Term{};
+    for (std::size_t k = 0; k < o.elems.size(); ++k)
+      o.elems[k] =
+          narrowTo(tm_, o.elem_kind, tm_.apply(tag + "[" + std::to_string(k) + "]", terms::FunKind::Uif, o.elem_sort, args));
+  }
+}
+
+std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
+  const LoopSummaryHook* hook = loopSummaryAt(s);
+  if (!hook || !worthSummarising(s, *hook)) return std::nullopt;
+  std::vector<Term> args;
+  std::string sig;
+  std::optional<StepOutcome> stop;
+  if (!loopSummaryArguments(s, *hook, args, sig, stop)) return stop;
   const std::string base = hook->fn + "(" + sig + ")";
   // Which way it ends: exit k, return r, or exception x, in that order.
   const std::size_t n = hook->exits.size() + hook->returns.size() + hook->exceptions.size();
@@ -96,30 +145,10 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
       }
     }
   }
-  Frame& top = s.frames.back();
   explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
-  if (hook->stores_arrays) {
-    // Whichever way it ends, the loop may have stored into the primitive arrays it reaches:
-    // their elements (or, past the bound, their identities) become functions of the same
-    // arguments, the same in both versions.
-    for (std::size_t i = 0; i < hook->ref_reads.size(); ++i) {
-      const Term ref = local(hook->ref_reads[i]);
-      if (!ref || tm_.node(ref).bits == 0) continue;
-      Object& o = deref(s, ref);
-      if (!o.is_array || o.elem_sort == Sort::Ref) continue;
-      const std::string tag = base + ":array" + std::to_string(i);
-      o.dirty = true;
-      if (o.long_length) {
-        o.ident = tm_.apply(tag, terms::FunKind::Uif, Sort::Int, args);
-        continue;
-      }
-      o.ident = Term{};
-      for (std::size_t k = 0; k < o.elems.size(); ++k)
-        o.elems[k] = narrowTo(tm_, o.elem_kind,
-                              tm_.apply(tag + "[" + std::to_string(k) + "]", terms::FunKind::Uif, o.elem_sort, args));
-    }
-  }
+  if (hook->stores_arrays) havocSummarisedArrays(s, *hook, base, args);
   if (k < hook->exits.size()) {
+    Frame& top = s.frames.back();
     for (auto [slot, kind] : hook->writes) {
       Term v = tm_.apply(base + ":" + std::to_string(slot), terms::FunKind::Uif, sortOfDescriptor(kind), args);
       const std::size_t need = static_cast<std::size_t>(slot) + ((kind == 'J' || kind == 'D') ? 2 : 1);

@@ -246,6 +246,34 @@ bool Interpreter::enterRegion(State& s) {
   return true;
 }
 
+Term Interpreter::classObject(State& s, const std::string& name) {
+  const std::string key = std::to_string(s.frames.back().side.index()) + "#C" + name;  // (as ldc interns it)
+  if (auto it = s.interned.find(key); it != s.interned.end()) return tm_.lit(Sort::Ref, it->second);
+  Object o;
+  o.cls = "java/lang/Class";
+  o.text = name;
+  Term ref = allocate(s, std::move(o));
+  s.interned[key] = tm_.node(ref).bits;
+  return ref;
+}
+
+Term Interpreter::longArrayElement(State& s, Term ref, Term idx) {
+  const Object& a = deref(s, ref);
+  const char kind = a.elem_kind;
+  const Sort sort = a.elem_sort;
+  Term id = inputs().identityOf(s, ref, s.frames.back().side);
+  return narrowTo(tm_, kind, tm_.apply(std::string("elem:") + kind, terms::FunKind::Library, sort, {id, idx}));
+}
+
+void Interpreter::storeLongArrayElement(State& s, Term ref, Term idx, Term v) {
+  const char kind = deref(s, ref).elem_kind;
+  Term id = inputs().identityOf(s, ref, s.frames.back().side);
+  Term stored = tm_.apply(std::string("store:") + kind, terms::FunKind::Library, Sort::Int, {id, idx, narrowTo(tm_, kind, v)});
+  Object& arr = deref(s, ref);
+  arr.dirty = true;
+  arr.ident = stored;
+}
+
 Term Interpreter::defaultValue(const jvm::TypeDesc& t) {
   switch (t.kind) {
     case 'J': return tm_.longLit(0);

@@ -45,6 +45,18 @@ class Interpreter {
 
   Term allocate(State& s, Object o) { return symexec::allocate(tm_, s, std::move(o)); }
   Object& deref(State& s, Term ref) { return symexec::deref(tm_, s, ref); }
+  /// The Class object of `name` (internal name, array descriptor, or "prim:I" for int.class)
+  /// on the side of the running frame: one object per class and side, as `ldc` interns it.
+  Term classObject(State& s, const std::string& name);
+  /// An element of an array of primitives past the bound (no elements held): a function of the
+  /// array's identity term (the input it is, or the stores and calls that made it) and of the
+  /// index, narrowed to the element type. The same array and index give the same value in both
+  /// versions; library symbols (the store/load axioms are not given), so no NEQ rests on them
+  /// without a replay.
+  Term longArrayElement(State& s, Term ref, Term idx);
+  /// A store into an array of primitives past the bound: its identity becomes the store
+  /// applied to the old identity (index and narrowed value).
+  void storeLongArrayElement(State& s, Term ref, Term idx, Term v);
   Term defaultValue(const jvm::TypeDesc& t);
   /// Raise an exception at the current instruction of the top frame and unwind to a handler
   /// (Threw) or out of the entry method (Ended: the path's partition ends with it).

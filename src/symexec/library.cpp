@@ -92,16 +92,11 @@ Term ModelCall::allocate(Object o) { return host_.allocate(s_, std::move(o)); }
 Object& ModelCall::object(Term ref) { return host_.deref(s_, ref); }
 bool ModelCall::isNull(Term ref) const { return host_.tm().node(ref).bits == 0; }
 
-Term ModelCall::classObject(const std::string& name) {
-  const std::string key = std::to_string(s_.frames.back().side.index()) + "#C" + name;  // (as ldc interns it)
-  if (auto it = s_.interned.find(key); it != s_.interned.end()) return host_.tm().lit(Sort::Ref, it->second);
-  Object o;
-  o.cls = "java/lang/Class";
-  o.text = name;
-  Term ref = host_.allocate(s_, std::move(o));
-  s_.interned[key] = host_.tm().node(ref).bits;
-  return ref;
-}
+Term ModelCall::classObject(const std::string& name) { return host_.classObject(s_, name); }
+
+std::optional<Term> ModelCall::settle(Term ref) { return host_.settle(s_, ref); }
+Term ModelCall::longArrayElement(Term ref, Term idx) { return host_.longArrayElement(s_, ref, idx); }
+void ModelCall::storeLongArrayElement(Term ref, Term idx, Term v) { host_.storeLongArrayElement(s_, ref, idx, v); }
 
 Term ModelCall::newArray(const std::string& elemDesc, std::vector<Term> elems) {
   Object o;

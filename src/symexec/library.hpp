@@ -87,12 +87,19 @@ class ModelCall {
   /// The Class object of class `name` (internal name or array descriptor) on the calling side:
   /// the same object as an `ldc` of that class gives (Class objects are unique).
   Term classObject(const std::string& name);
+  /// An element of an array of primitives past the bound, and a store into one
+  /// (Interpreter::longArrayElement, storeLongArrayElement).
+  Term longArrayElement(Term ref, Term idx);
+  void storeLongArrayElement(Term ref, Term idx, Term v);
   /// A new array of `elemDesc` elements ("I", "Ljava/lang/String;", ...) holding `elems`.
   Term newArray(const std::string& elemDesc, std::vector<Term> elems);
   /// Field `name` (descriptor `desc`) of a non-null object, materialising input fields on first
   /// read like getfield does. nullopt: the path ended (its input heap went past the bound).
   std::optional<Term> field(Term ref, const std::string& name, const std::string& desc);
   void setField(Term ref, const std::string& name, Term v);
+  /// A reference whose nullness is still open (an element or field from an unmodelled call or
+  /// an input array) decided now, as aaload does (Interpreter::settle). nullopt: ended.
+  std::optional<Term> settle(Term ref);
   /// A side-neutral term for a value: primitives as they are, references by the content a
   /// library call can observe (InputHeap::identity).
   Term identity(Term value);

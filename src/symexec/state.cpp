@@ -14,6 +14,16 @@ Sort sortOfDescriptor(char k) {
   }
 }
 
+char primitiveOfBoxClass(const std::string& cls) {
+  static const std::pair<const char*, char> kBoxes[] = {
+      {"java/lang/Integer", 'I'}, {"java/lang/Long", 'J'},      {"java/lang/Short", 'S'},
+      {"java/lang/Byte", 'B'},    {"java/lang/Character", 'C'}, {"java/lang/Boolean", 'Z'},
+      {"java/lang/Double", 'D'},  {"java/lang/Float", 'F'},     {"java/lang/Void", 'V'}};
+  for (const auto& [box, prim] : kBoxes)
+    if (cls == box) return prim;
+  return 0;
+}
+
 Term allocate(terms::TermManager& tm, State& s, Object obj) {
   // Objects a class initialiser creates exist before the analysed call: a caller may pass them.
   for (const Frame& f : s.frames)

@@ -55,6 +55,10 @@ struct Object {
   /// A lambda or method reference made by invokedynamic: the references it captured. An
   /// unmodelled call it is passed to may run it, and so write what they reference.
   std::vector<Term> captured;
+  /// A lambda whose implementation is the same function in both versions (a shared lambda
+  /// site): its functional method, "name(erased descriptor)". A call of it runs that shared
+  /// code, so both versions share the call whatever other implementations the interface has.
+  std::string lambda_sam;
   /// An input array longer than --max-array-length: its length, an input variable above the
   /// bound; its elements are not held (`elems` is empty): reading or writing one cuts the path,
   /// and library models other than the length's see an unknown array (docs/heap.md).
@@ -167,6 +171,9 @@ class Checked {
 };
 
 Sort sortOfDescriptor(char kind);
+/// The descriptor letter of the primitive type whose box class is `cls` ('I' for
+/// java/lang/Integer, 'V' for java/lang/Void), or 0 for any other class.
+char primitiveOfBoxClass(const std::string& cls);
 
 /// An object of type `type` (internal class name or array descriptor) whose content and nullness
 /// an unmodelled computation decides: opaque, null or not decided on first use (Interpreter::settle).

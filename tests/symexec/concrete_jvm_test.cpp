@@ -382,29 +382,35 @@ TEST(ConcreteVsJvm, CharacterModelsAgreeOnEveryAsciiCodePoint) {
 
 // java.lang.reflect.Array and the component type of an array class (reflect.cpp), Float's
 // compare and isNaN: exact, against the JVM on small values, their negatives and the extremes.
-TEST(ConcreteVsJvm, ReflectionModelsAgree) {
+void expectReflectionModelAgrees(const char* method) {
   Harness h(Arith::Java);
   TermManager& tm = h.tm();
-  const auto& m = h.method("Models", "reflect", "(I)I");
+  const auto& m = h.method("Models", method, "(I)I");
   std::vector<Call> calls;
   std::vector<std::int64_t> xs = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1};
   for (int x = -17; x <= 17; ++x) xs.push_back(x);
   for (std::int64_t x : xs) {
     Call c;
     c.cls = std::string(kPkg) + "Models";
-    c.name = "reflect";
+    c.name = method;
     c.desc = "(I)I";
     c.terms = {tm.intLit(static_cast<std::int32_t>(x))};
     c.args = {std::to_string(x)};
     pasda::symexec::ConcreteRun run = pasda::symexec::runConcrete(h.program(), tm, m, c.terms, ExecOptions{});
-    ASSERT_TRUE(run.completed) << "reflect(" << x << "): " << run.error;
+    ASSERT_TRUE(run.completed) << method << "(" << x << "): " << run.error;
     std::string why;
     c.ours = render(tm, run, &why);
     ASSERT_FALSE(c.ours.empty()) << why;
     calls.push_back(std::move(c));
   }
-  expectJvmAgrees(calls, "reflection-model");
+  const std::string what = std::string("reflection-model-") + method;
+  expectJvmAgrees(calls, what.c_str());
 }
+
+TEST(ConcreteVsJvm, ReflectionModelsAgree) { expectReflectionModelAgrees("reflect"); }
+
+// Array.set/get and Integer.TYPE and the like: every check, unboxing and widening as the JVM.
+TEST(ConcreteVsJvm, ReflectiveArrayAccessAgrees) { expectReflectionModelAgrees("reflectSet"); }
 
 }  // namespace
 }  // namespace symtest

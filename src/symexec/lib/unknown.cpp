@@ -213,7 +213,17 @@ std::vector<Term> identities(ModelCall& c) {
 /// hashCode, compareTo, an interface method of the program)? Not when every reference is
 /// null, a string, a box, a Class, a builder of characters, or an array of primitives or of
 /// those: such objects hold no program object and run no program code.
+/// JDK methods that never run program code, whatever they are given: reflective array access
+/// and copies check types and unbox JDK boxes only (no equals, hashCode or toString).
+bool neverCallsBack(const std::string& owner, const std::string& name) {
+  if (owner == "java/lang/reflect/Array") return true;
+  if (owner == "java/lang/System") return name == "arraycopy" || name == "identityHashCode";
+  if (owner == "java/util/Arrays") return name == "copyOf" || name == "copyOfRange" || name == "fill";
+  return false;
+}
+
 bool mayCallBack(ModelCall& c) {
+  if (neverCallsBack(c.owner(), c.name())) return false;
   static const std::set<std::string> kInertArrays = {"[Ljava/lang/String;", "[Ljava/lang/Integer;",
                                                      "[Ljava/lang/Long;", "[Ljava/lang/Character;",
                                                      "[Ljava/lang/Class;"};
@@ -313,6 +323,27 @@ ModelResult opaqueArray(ModelCall& c, Object o) {
   return ModelResult::value(arr);
 }
 
+/// For a LambdaMetafactory call site: the functional method the lambda implements,
+/// "name(erased descriptor)" (the site's name and its first static argument); "" if unreadable.
+std::string functionalMethod(ModelCall& c) {
+  const std::string key = c.bootstrapKey();
+  const std::size_t first = key.find('\0');
+  if (first == std::string::npos) return "";
+  const std::size_t end = key.find('\0', first + 1);
+  const std::string type = key.substr(first + 1, end == std::string::npos ? std::string::npos : end - first - 1);
+  if (type.rfind("T:", 0) != 0) return "";
+  return c.name() + type.substr(2);
+}
+
+/// Is the call the functional method of a lambda made at a shared site (Object::lambda_sam)?
+/// It runs the lambda's code, the same in both versions, on what the lambda captured and the
+/// call's arguments: its result is shared, whatever other implementations the interface has.
+bool callsSharedLambda(ModelCall& c) {
+  if (!c.hasReceiver() || !c.dispatches()) return false;
+  const Object& r = c.object(c.receiver());
+  return !r.lambda_sam.empty() && r.lambda_sam == c.name() + c.descriptor();
+}
+
 }  // namespace
 
 ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site, bool metafactory) {
@@ -337,7 +368,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     // code that may call back into program code through the objects it is given (the
     // toString() of String.valueOf(o)): the versions share its result only when every
     // implementation it may run is the same code in both.
-    std::string shared = c.sharedProgramCall();
+    std::string shared = callsSharedLambda(c) ? call : c.sharedProgramCall();
     if (shared.empty()) {
       args.push_back(tm.apply("site#" + std::to_string(c.codeSide().index()), FunKind::Library, Sort::Int, {}));
     } else {
@@ -393,6 +424,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (c.owner().empty())  // a lambda (or any call site): what it captured stays reachable
     for (Term a : c.args())
       if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
+  if (metafactory && site.rfind("lambda:", 0) == 0) o.lambda_sam = functionalMethod(c);
   if (o.is_array) return opaqueArray(c, std::move(o));
   return ModelResult::value(c.allocate(std::move(o)));
 }

@@ -28,7 +28,7 @@ Checked<Object*> checkedElement(Interpreter& I, State& s, Term ref, Term idx) {
       return I.throwNew(s, "java/lang/ArrayIndexOutOfBoundsException");
   }
   if (I.deref(s, ref).long_length && I.deref(s, ref).elem_sort != Sort::Ref)
-    return &I.deref(s, ref);  // an array of primitives past the bound: see longLoad, longStore
+    return &I.deref(s, ref);  // an array of primitives past the bound: see Interpreter::longArrayElement
   if (I.deref(s, ref).long_length) {  // an element of an array of references past the bound: not held
     I.explorer().note(s, "an element of an input array longer than " + std::to_string(I.options().max_array_length) +
                              " is accessed (path cut)");
@@ -52,20 +52,6 @@ Checked<Term> referenceIndex(Interpreter& I, State& s, Term idx, std::size_t n) 
   return tm.intLit(static_cast<std::int32_t>(n - 1));
 }
 
-/// An element of an array of primitives past the bound (no elements held): a function of the
-/// array's identity term (the input it is, or the stores and calls that made it) and of the
-/// index, narrowed to the element type. The same array and index give the same value in both
-/// versions; library symbols (the store/load axioms are not given), so no NEQ rests on them
-/// without a replay.
-Term longElement(Interpreter& I, State& s, Term ref, Term idx) {
-  terms::TermManager& tm = I.tm();
-  const Object& a = I.deref(s, ref);
-  const char kind = a.elem_kind;
-  const Sort sort = a.elem_sort;
-  Term id = I.inputs().identityOf(s, ref, s.frames.back().side);
-  return narrowTo(tm, kind, tm.apply(std::string("elem:") + kind, terms::FunKind::Library, sort, {id, idx}));
-}
-
 StepOutcome load(Interpreter& I, State& s) {
   terms::TermManager& tm = I.tm();
   I.explorer().keepInstructionStart(s);  // an element from an unmodelled call may decide its nullness
@@ -73,7 +59,7 @@ StepOutcome load(Interpreter& I, State& s) {
   Term ref = pop(s);
   Checked<Object*> arr = checkedElement(I, s, ref, idx);
   if (!arr.ok()) return arr.outcome();
-  if ((*arr)->long_length) return pushNext(s, longElement(I, s, ref, idx));
+  if ((*arr)->long_length) return pushNext(s, I.longArrayElement(s, ref, idx));
   const std::vector<Term>& elems = (*arr)->elems;
   if ((*arr)->elem_sort == Sort::Ref) {
     Checked<Term> k = referenceIndex(I, s, idx, elems.size());
@@ -111,14 +97,7 @@ StepOutcome store(Interpreter& I, State& s) {
     idx = *k;
   }
   if (I.deref(s, ref).long_length) {
-    // An array of primitives past the bound: its identity becomes the store on the old one.
-    const char kind = I.deref(s, ref).elem_kind;
-    Term id = I.inputs().identityOf(s, ref, s.frames.back().side);
-    Term stored = tm.apply(std::string("store:") + kind, terms::FunKind::Library, Sort::Int,
-                           {id, idx, narrowTo(tm, kind, v)});
-    Object& arr = I.deref(s, ref);
-    arr.dirty = true;
-    arr.ident = stored;
+    I.storeLongArrayElement(s, ref, idx, v);
     return next(s);
   }
   Object& arr = I.deref(s, ref);

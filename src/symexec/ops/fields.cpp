@@ -19,6 +19,9 @@ StepOutcome libraryStatic(Interpreter& I, State& s, const Instruction& in) {
     return next(s);
   }
   jvm::TypeDesc td = jvm::parseFieldDescriptor(r.descriptor);
+  // int.class and the like: the box classes' TYPE fields hold the primitive Class objects.
+  if (r.name == "TYPE" && r.descriptor == "Ljava/lang/Class;")
+    if (char prim = primitiveOfBoxClass(r.owner)) return pushNext(s, I.classObject(s, std::string("prim:") + prim));
   if (td.kind == 'L' || td.kind == '[') {
     // An object of the library (System.out, ...): the same field is the same object content.
     Object o;

@@ -125,12 +125,13 @@ StepOutcome callLibrary(Interpreter& I, State& s, const Instruction& in, const j
   ModelCall call(I, s, in.member, md, args, hasReceiver);
   call.setDispatches(in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface);
   // An array past the bound has no elements to give a model: only the unknown-call model (and
-  // Array.getLength, which reads the length alone) answers a call given one.
+  // Array's getLength, get and set, which know such arrays) answers a call given one.
   const bool longArray = std::any_of(args.begin(), args.end(), [&](Term a) {
     return I.tm().sort(a) == terms::Sort::Ref && I.tm().node(a).bits != 0 && I.deref(s, a).long_length;
   });
-  const bool lengthOnly = owner == "java/lang/reflect/Array" && in.member.name == "getLength";
-  ModelResult r = longArray && !lengthOnly ? ModelResult::declined() : model(call);
+  const bool knowsLongArrays = owner == "java/lang/reflect/Array" &&
+                               (in.member.name == "getLength" || in.member.name == "get" || in.member.name == "set");
+  ModelResult r = longArray && !knowsLongArrays ? ModelResult::declined() : model(call);
   if (r.kind() == ModelResult::Kind::Declined) r = I.library().fallback()(call);
   switch (r.kind()) {
     case ModelResult::Kind::Value: return finish(s, r.result());

@@ -294,6 +294,15 @@ bool ModelCall::sharedCallOf(const std::string& owner, const std::string& name, 
 }
 
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
+ModelResult ModelCall::delegate(const jvm::MemberRef& ref, const std::vector<Term>& args, bool hasReceiver) {
+  const jvm::MethodDesc md = jvm::parseMethodDescriptor(ref.descriptor);
+  const std::string dynamic = hasReceiver && !isNull(args.at(0)) ? object(args.at(0)).cls : "";
+  const Model& model = host_.library().find(ref.owner, ref.name, ref.descriptor, dynamic);
+  if (&model == &host_.library().fallback()) return ModelResult::declined();
+  ModelCall inner(host_, s_, ref, md, args, hasReceiver);
+  return model(inner);
+}
+
 int ModelCall::choose(int n) { return host_.explorer().choose(s_, n); }
 
 ModelResult ModelCall::throwNew(const std::string& cls) { return ModelResult::stopped(host_.throwNew(s_, cls)); }

@@ -144,6 +144,9 @@ class ModelCall {
   std::optional<bool> assignable(const std::string& from, const std::string& to) const;
 
   // --- control ---------------------------------------------------------------------------
+  /// The registry's model of another library call made by this one (Objects.equals calling
+  /// equals on a String): its result, or declined when no model but the fallback answers.
+  ModelResult delegate(const jvm::MemberRef& ref, const std::vector<Term>& args, bool hasReceiver);
   /// Fork on a Bool term (a check, not counted against the depth budget). Returns the
   /// direction this path takes; nullopt: the path ended, return ended().
   std::optional<bool> branch(Term cond);

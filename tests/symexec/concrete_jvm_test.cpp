@@ -382,7 +382,7 @@ TEST(ConcreteVsJvm, CharacterModelsAgreeOnEveryAsciiCodePoint) {
 
 // java.lang.reflect.Array and the component type of an array class (reflect.cpp), Float's
 // compare and isNaN: exact, against the JVM on small values, their negatives and the extremes.
-void expectReflectionModelAgrees(const char* method) {
+void expectModelAgrees(const char* method) {
   Harness h(Arith::Java);
   TermManager& tm = h.tm();
   const auto& m = h.method("Models", method, "(I)I");
@@ -403,14 +403,17 @@ void expectReflectionModelAgrees(const char* method) {
     ASSERT_FALSE(c.ours.empty()) << why;
     calls.push_back(std::move(c));
   }
-  const std::string what = std::string("reflection-model-") + method;
+  const std::string what = std::string("library-model-") + method;
   expectJvmAgrees(calls, what.c_str());
 }
 
-TEST(ConcreteVsJvm, ReflectionModelsAgree) { expectReflectionModelAgrees("reflect"); }
+TEST(ConcreteVsJvm, ReflectionModelsAgree) { expectModelAgrees("reflect"); }
 
 // Array.set/get and Integer.TYPE and the like: every check, unboxing and widening as the JVM.
-TEST(ConcreteVsJvm, ReflectiveArrayAccessAgrees) { expectReflectionModelAgrees("reflectSet"); }
+TEST(ConcreteVsJvm, ReflectiveArrayAccessAgrees) { expectModelAgrees("reflectSet"); }
+
+// Objects.equals: identity and null short cuts, then String's and the boxes' equals.
+TEST(ConcreteVsJvm, ObjectsEqualsAgrees) { expectModelAgrees("objectsEquals"); }
 
 }  // namespace
 }  // namespace symtest

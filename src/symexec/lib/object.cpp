@@ -65,6 +65,19 @@ ModelResult requireNonNull(ModelCall& c) {
   return ModelResult::value(c.arg(0));
 }
 
+/// Objects.equals(a, b): true for the same object or two nulls, false when only a is null,
+/// otherwise a.equals(b) — answered here when a is a String or a box (final JDK classes, whose
+/// equals the registry models); an object whose equals may be program code declines.
+ModelResult objectsEquals(ModelCall& c) {
+  terms::TermManager& tm = c.tm();
+  Term a = c.arg(0), b = c.arg(1);
+  if (tm.node(a).bits == tm.node(b).bits) return ModelResult::value(tm.intLit(1));  // (both null too)
+  if (c.isNull(a)) return ModelResult::value(tm.intLit(0));
+  const Object& o = c.object(a);
+  if (o.opaque || (o.cls != "java/lang/String" && !primitiveOfBoxClass(o.cls))) return ModelResult::declined();
+  return c.delegate(jvm::MemberRef{o.cls, "equals", "(Ljava/lang/Object;)Z", false}, {a, b}, true);
+}
+
 }  // namespace
 
 void registerObjectModels(LibraryRegistry& r) {
@@ -88,6 +101,7 @@ void registerEnumModels(LibraryRegistry& r) {
   });
   const std::string objects = "java/util/Objects";
   r.addOverloads(objects, "requireNonNull", requireNonNull);
+  r.add(objects, "equals", "(Ljava/lang/Object;Ljava/lang/Object;)Z", objectsEquals);
   r.add(objects, "isNull", "(Ljava/lang/Object;)Z",
         [](ModelCall& c) { return ModelResult::value(c.tm().intLit(c.isNull(c.arg(0)) ? 1 : 0)); });
   r.add(objects, "nonNull", "(Ljava/lang/Object;)Z",

@@ -235,6 +235,9 @@ bool mayCallBack(ModelCall& c) {
     if (c.tm().sort(a) != Sort::Ref || c.isNull(a)) continue;
     const Object& o = c.object(a);
     if (o.is_array && o.cls.size() == 2) continue;  // an array of a primitive type
+    // A lambda of a shared site runs the same pure code in both versions, on values of JDK
+    // value classes only (sharedLambdaSite): what the call may run through it is no program code.
+    if (!o.lambda_sam.empty()) continue;
     if (!inert(o.cls)) return true;
   }
   return false;

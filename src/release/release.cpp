@@ -189,7 +189,9 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
   r.classes = shardOf(all.classes, opt.shard, opt.shard_count, [](const ClassChange&) { return 0; });
   r.oracle_s = std::chrono::duration<double>(Clock::now() - t0).count();
 
-  // The analysed methods, largest first so that the long ones do not come last.
+  // The analysed methods, largest first so that the long ones do not come last (the shortest
+  // wall time of a diff that runs to its end); under the diff's own --timeout smallest first,
+  // so that as many methods as the deadline allows are decided.
   std::vector<detail::Job> jobs;
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < r.methods.size(); ++i) {
@@ -199,7 +201,10 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
   }
   std::vector<std::size_t> size(r.methods.size(), 0);
   for (const auto& j : jobs) size[j.id] = detail::codeSize(o, r.methods[j.id]);
-  std::stable_sort(jobs.begin(), jobs.end(), [&](const detail::Job& a, const detail::Job& b) { return size[a.id] > size[b.id]; });
+  const bool deadline = opt.timeout_s > 0;
+  std::stable_sort(jobs.begin(), jobs.end(), [&](const detail::Job& a, const detail::Job& b) {
+    return deadline ? size[a.id] < size[b.id] : size[a.id] > size[b.id];
+  });
   if (obs.started) obs.started(r);
 
   detail::PoolConfig cfg;

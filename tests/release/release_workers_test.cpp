@@ -91,18 +91,25 @@ TEST(ReleaseWorkers, AWorkerThatStopsAnsweringIsEndedAfterItsLimit) {
   EXPECT_LT(o.seconds, 20);
 }
 
-TEST(ReleaseWorkers, TheDiffsOwnTimeoutLeavesTheRestUnstarted) {
-  const std::string c = std::string(PASDA_FIXTURE_CLASSES) + "/release/slow/";
+TEST(ReleaseWorkers, TheDiffsOwnTimeoutDecidesTheSmallestFirstAndLeavesTheRestUnstarted) {
+  // Three changed methods: quick (tiny), mid and big (factoring chains that run to their
+  // limit). Under the diff's own --timeout the smallest come first: quick is decided, mid takes
+  // the rest of the diff's time (its own limit cut to what was left), and big, the largest,
+  // never starts. (Largest first, quick would never have started.)
+  const std::string c = std::string(PASDA_FIXTURE_CLASSES) + "/release/deadline/";
   CliRun r = pasda::testsupport::runCli({c + "old", c + "new", "--jobs", "1", "--arith", "java", "--format", "json",
-                                         "--timeout", "2", "--method-timeout", "30"});
+                                         "--timeout", "3", "--method-timeout", "30"});
   const Json j = pasda::report::parseJson(r.out);
   auto m = methods(j);
-  ASSERT_EQ(m.count("quick"), 1u);
-  // split took the whole diff's time (its own limit was cut to what was left); quick never started.
-  EXPECT_EQ(m["quick"]->at("result").get<std::string>(), "TIMEOUT");
-  EXPECT_NE(m["quick"]->at("note").get<std::string>().find("--timeout"), std::string::npos);
-  EXPECT_EQ(r.code, 3);
-  EXPECT_LT(r.seconds, 10);
+  ASSERT_EQ(m.count("quick"), 1u) << r.out << r.err;
+  ASSERT_EQ(m.count("mid"), 1u);
+  ASSERT_EQ(m.count("big"), 1u);
+  EXPECT_EQ(m["quick"]->at("result").get<std::string>(), "NEQ") << m["quick"]->dump();
+  EXPECT_NE(m["mid"]->at("result").get<std::string>(), "EQ") << m["mid"]->dump();
+  EXPECT_EQ(m["big"]->at("result").get<std::string>(), "TIMEOUT") << m["big"]->dump();
+  EXPECT_NE(m["big"]->at("note").get<std::string>().find("--timeout"), std::string::npos) << m["big"]->dump();
+  EXPECT_EQ(r.code, 1);
+  EXPECT_LT(r.seconds, 12);
 }
 
 }  // namespace

@@ -247,7 +247,7 @@ bool Interpreter::enterRegion(State& s) {
 }
 
 Term Interpreter::classObject(State& s, const std::string& name) {
-  const std::string key = std::to_string(s.frames.back().side.index()) + "#C" + name;  // (as ldc interns it)
+  const std::string key = std::to_string(s.frames.back().side.index()) + "#C" + name;  // (ldc, getClass, TYPE)
   if (auto it = s.interned.find(key); it != s.interned.end()) return tm_.lit(Sort::Ref, it->second);
   Object o;
   o.cls = "java/lang/Class";

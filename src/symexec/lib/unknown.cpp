@@ -209,10 +209,6 @@ std::vector<Term> identities(ModelCall& c) {
   return out;
 }
 
-/// Can JDK code given these arguments call back into program code (a toString, equals,
-/// hashCode, compareTo, an interface method of the program)? Not when every reference is
-/// null, a string, a box, a Class, a builder of characters, or an array of primitives or of
-/// those: such objects hold no program object and run no program code.
 /// JDK methods that never run program code, whatever they are given: reflective array access
 /// and copies check types and unbox JDK boxes only (no equals, hashCode or toString).
 bool neverCallsBack(const std::string& owner, const std::string& name) {
@@ -222,6 +218,10 @@ bool neverCallsBack(const std::string& owner, const std::string& name) {
   return false;
 }
 
+/// Can JDK code given these arguments call back into program code (a toString, equals,
+/// hashCode, compareTo, an interface method of the program)? Not when every reference is
+/// null, a string, a box, a Class, a builder of characters, or an array of primitives or of
+/// those: such objects hold no program object and run no program code.
 bool mayCallBack(ModelCall& c) {
   if (neverCallsBack(c.owner(), c.name())) return false;
   static const std::set<std::string> kInertArrays = {"[Ljava/lang/String;", "[Ljava/lang/Integer;",

@@ -17,20 +17,18 @@ StepOutcome constant(Interpreter& I, State& s, const Instruction& in) {
     case jvm::ConstValue::Kind::Long: return pushNext(s, tm.longLit(c.i));
     case jvm::ConstValue::Kind::Float: return pushNext(s, tm.lit(Sort::Float, c.bits & 0xFFFFFFFFu));
     case jvm::ConstValue::Kind::Double: return pushNext(s, tm.lit(Sort::Double, c.bits));
-    case jvm::ConstValue::Kind::String:
-    case jvm::ConstValue::Kind::Class: {
-      // String literals are interned (and Class constants unique): the same text is the same
-      // object on a side, as `==` sees it in Java.
-      const std::string key = std::to_string(s.frames.back().side.index()) + (c.kind == jvm::ConstValue::Kind::String ? "#S" : "#C") + c.text;
+    case jvm::ConstValue::Kind::Class: return pushNext(s, I.classObject(s, c.text));  // (unique per class and side)
+    case jvm::ConstValue::Kind::String: {
+      // String literals are interned: the same text is the same object on a side, as `==`
+      // sees it in Java.
+      const std::string key = std::to_string(s.frames.back().side.index()) + "#S" + c.text;
       if (auto it = s.interned.find(key); it != s.interned.end()) return pushNext(s, tm.lit(Sort::Ref, it->second));
       Object o;
-      o.cls = c.kind == jvm::ConstValue::Kind::String ? "java/lang/String" : "java/lang/Class";
+      o.cls = "java/lang/String";
       o.text = c.text;
-      if (c.kind == jvm::ConstValue::Kind::String) {
-        o.chars = true;
-        o.elem_kind = 'C';
-        for (std::uint16_t unit : utf16Units(c.text)) o.elems.push_back(tm.intLit(unit));
-      }
+      o.chars = true;
+      o.elem_kind = 'C';
+      for (std::uint16_t unit : utf16Units(c.text)) o.elems.push_back(tm.intLit(unit));
       Term ref = I.allocate(s, std::move(o));
       s.interned[key] = tm.node(ref).bits;
       return pushNext(s, ref);

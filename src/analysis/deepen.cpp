@@ -46,15 +46,6 @@ Clock::duration wrapUpMargin(const Options& o) {
   return std::chrono::microseconds(static_cast<long long>(std::min(o.time.wrapup_cap_s, o.timeout_s * o.time.wrapup_share) * 1e6));
 }
 
-void addSteps(StepTimes& to, const StepTimes& from) {
-  to.initialization += from.initialization;
-  to.instrumentation += from.instrumentation;
-  to.symbolic_execution += from.symbolic_execution;
-  to.partition_classification += from.partition_classification;
-  to.program_classification += from.program_classification;
-  to.refinement += from.refinement;
-  to.finalization += from.finalization;
-}
 
 /// One deeper round with `depth`, until `deadline`: the whole tool again (every iteration),
 /// with the options of the run and the time that is left.
@@ -78,6 +69,16 @@ RunResult deeperRound(IterationEnv& env, const RunResult& last, int depth, Clock
 }
 
 }  // namespace
+
+void addSteps(StepTimes& to, const StepTimes& from) {
+  to.initialization += from.initialization;
+  to.instrumentation += from.instrumentation;
+  to.symbolic_execution += from.symbolic_execution;
+  to.partition_classification += from.partition_classification;
+  to.program_classification += from.program_classification;
+  to.refinement += from.refinement;
+  to.finalization += from.finalization;
+}
 
 bool applyReportedIteration(RunResult& run) {
   std::vector<classify::IterationOutcome> outcomes;
@@ -104,7 +105,7 @@ void classifyRun(RunResult& run) {
 
 void runRounds(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
-  if (proveByInduction(env, run)) {
+  if (proveByRecursion(env, run) || proveByInduction(env, run)) {
     classifyRun(run);
     run.depth_limit_used = o.depth_limit;
     run.deepening_rounds = 1;

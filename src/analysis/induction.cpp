@@ -83,6 +83,57 @@ std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p, const diff::
   return out;
 }
 
+namespace {
+
+/// Run a proof-only iteration (`plan`: coupled loops or shared recursion) with a share of the
+/// time left; its EQ becomes the run's only iteration, anything else leaves the run as it was
+/// (the attempt's time counted) with a note saying what the attempt found.
+void addNote(RunResult& run, const std::string& note) {
+  run.induction_note += (run.induction_note.empty() ? "" : "; ") + note;
+}
+
+bool attemptProof(IterationEnv& env, RunResult& run, const IterationPlan& plan, const std::string& label) {
+  const Options& o = *env.options;
+  const Clock::time_point runDeadline = env.deadline;
+  if (env.deadline != Clock::time_point::max()) {
+    const auto left = env.deadline - Clock::now();
+    env.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(left * o.time.induction_share);
+  }
+  StepTimes steps;
+  RunMonitor* monitor = env.monitor;  // an attempt that fails is not part of the run's progress
+  env.monitor = nullptr;
+  const std::set<std::string> warnings = env.warnings;
+  IterationResult it = runProductIteration(env, plan, steps);
+  env.monitor = monitor;
+  env.deadline = runDeadline;
+  std::string invariants;
+  for (const std::string& u : it.uifs) invariants += (invariants.empty() ? "" : "; ") + u;
+  if (it.result == Verdict::EQ && !it.timed_out && it.error.empty()) {
+    run.iterations.push_back(std::move(it));
+    addSteps(run.steps, steps);
+    run.induction_note = "proved: " + invariants;
+    if (monitor) {
+      const IterationResult& done = run.iterations.back();
+      monitor->beginIteration(done.index, done.uifs);
+      for (const PartitionResult& p : done.partitions) monitor->partition(p);
+      monitor->endIteration(done);
+    }
+    return true;
+  }
+  env.warnings = warnings;  // (the attempt's own warnings went with it)
+  addSteps(run.steps, steps);  // the attempt's time counts in the run's steps
+  std::map<std::string, int> classes;  // the attempt's partitions by class, e.g. "3 EQ, 1 DEPTH_LIMITED"
+  for (const PartitionResult& p : it.partitions) ++classes[classify::verdictName(p.result)];
+  std::string counts;
+  for (const auto& [cls, n] : classes) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + cls;
+  addNote(run, label + "not proved (" + std::string(classify::verdictName(it.result)) +
+                       (it.timed_out ? ", timed out" : "") + (it.error.empty() ? "" : ", " + it.error) +
+                       (counts.empty() ? "" : "; partitions: " + counts) + ")" + (invariants.empty() ? "" : ": " + invariants));
+  return false;
+}
+
+}  // namespace
+
 bool proveByInduction(IterationEnv& env, RunResult& run) {
   const Options& o = *env.options;
   if (!o.induction || o.mode != Tool::Pasda) return false;
@@ -123,45 +174,30 @@ bool proveByInduction(IterationEnv& env, RunResult& run) {
   std::string why;
   plan.coupled = couplableLoops(env.prepared, &match, plan.abs, &why);
   if (plan.coupled.empty()) {
-    if (!why.empty()) run.induction_note = "not tried: " + why;
+    if (!why.empty()) addNote(run, "not tried: " + why);
     return false;
   }
-  const Clock::time_point runDeadline = env.deadline;
-  if (env.deadline != Clock::time_point::max()) {
-    const auto left = env.deadline - Clock::now();
-    env.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(left * o.time.induction_share);
+  return attemptProof(env, run, plan, "");
+}
+
+bool proveByRecursion(IterationEnv& env, RunResult& run) {
+  const Options& o = *env.options;
+  if (!o.induction || o.mode != Tool::Pasda) return false;
+  const Prepared& p = env.prepared;
+  diff::MatchResult match;
+  try {
+    match = diff::match(p.orig_old, p.orig_new, p.name + ":" + p.descriptor);
+  } catch (const std::exception&) {
+    return false;
   }
-  StepTimes steps;
-  RunMonitor* monitor = env.monitor;  // an attempt that fails is not part of the run's progress
-  env.monitor = nullptr;
-  const std::set<std::string> warnings = env.warnings;
-  IterationResult it = runProductIteration(env, plan, steps);
-  env.monitor = monitor;
-  env.deadline = runDeadline;
-  std::string invariants;
-  for (const std::string& u : it.uifs) invariants += (invariants.empty() ? "" : "; ") + u;
-  if (it.result == Verdict::EQ && !it.timed_out && it.error.empty()) {
-    run.iterations.push_back(std::move(it));
-    run.steps = steps;
-    run.induction_note = "proved: " + invariants;
-    if (monitor) {
-      const IterationResult& done = run.iterations.back();
-      monitor->beginIteration(done.index, done.uifs);
-      for (const PartitionResult& p : done.partitions) monitor->partition(p);
-      monitor->endIteration(done);
-    }
-    return true;
+  if (!match.shares_recursion) {
+    if (!match.recursion_note.empty()) addNote(run, "recursion rule not tried: " + match.recursion_note);
+    return false;
   }
-  env.warnings = warnings;  // (the attempt's own warnings went with it)
-  run.steps = steps;  // the attempt's time counts in the run's steps
-  std::map<std::string, int> classes;  // the attempt's partitions by class, e.g. "3 EQ, 1 DEPTH_LIMITED"
-  for (const PartitionResult& p : it.partitions) ++classes[classify::verdictName(p.result)];
-  std::string counts;
-  for (const auto& [cls, n] : classes) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + cls;
-  run.induction_note = "not proved (" + std::string(classify::verdictName(it.result)) +
-                       (it.timed_out ? ", timed out" : "") + (it.error.empty() ? "" : ", " + it.error) +
-                       (counts.empty() ? "" : "; partitions: " + counts) + ")" + (invariants.empty() ? "" : ": " + invariants);
-  return false;
+  IterationPlan plan;
+  for (const std::string& h : match.pure_helpers) plan.abs.helpers.insert(h);
+  plan.shared_recursion = true;
+  return attemptProof(env, run, plan, "recursion rule ");
 }
 
 }  // namespace pasda::analysis

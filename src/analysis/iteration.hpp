@@ -103,6 +103,9 @@ struct IterationPlan {
   /// Induction (issue 13): loops of the two versions related by coupling invariants. Such an
   /// iteration is a proof attempt only: no witness replay, search or explanation.
   std::vector<symexec::CoupledLoop> coupled;
+  /// The recursion rule (issue 13): the compared method's recursive calls, in both versions,
+  /// are one shared function of their arguments. Also a proof attempt only.
+  bool shared_recursion = false;
 };
 
 /// The steps of one iteration, which runIteration takes in order: every tool's iteration is
@@ -140,7 +143,15 @@ std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p, const diff::
                                                  const Abstraction& abs, std::string* why = nullptr);
 /// Before the tool's iterations: try to prove the run EQ with its loops coupled, within a share
 /// of the time. true: proved (the run holds that iteration); false: the tool runs as usual.
+/// Add every step's time of `from` to `to`.
+void addSteps(StepTimes& to, const StepTimes& from);
 bool proveByInduction(IterationEnv& env, RunResult& run);
+/// The recursion rule (RVT, issue 13): when the compared method is recursive and only computes
+/// a value from primitive arguments in both versions, its recursive calls in both become one
+/// shared function; if the versions are then EQ on every partition, they are partially
+/// equivalent (by induction over the depth of recursion). True when proved (run holds the
+/// proof); false leaves the run to the other mechanisms, with a note on the attempt.
+bool proveByRecursion(IterationEnv& env, RunResult& run);
 
 /// ARDiff's refinement (H1-H3 as documented in docs/refinement.md): the abstraction to make
 /// concrete next, or nullopt when nothing is left.

@@ -79,7 +79,7 @@ class ProductIteration final : public IterationKind {
   void setExecOptions(IterationResult& it);
   /// One finished path: classified, replayed or searched, counted, explained.
   void onPartition(const symexec::RawPartition& raw, solver::Solver& s, IterationResult& it);
-  bool proofOnly() const { return !plan_.coupled.empty(); }
+  bool proofOnly() const { return !plan_.coupled.empty() || plan_.shared_recursion; }
   bool wantH1() const { return plan_.usage && !plan_.abs.empty(); }
 
   IterationEnv& env_;
@@ -135,6 +135,15 @@ void ProductIteration::setExecOptions(IterationResult& it) {
     eo_.coupled_loops = plan_.coupled;
     proof_solver_ = solver::makeZ3Solver(tm_, so_);
     eo_.proof_solver = proof_solver_.get();
+  }
+  if (plan_.shared_recursion) {
+    // RVT's rule: a call of the compared method by either version's code is the same function
+    // of its arguments in both (the product's two calls still run the versions' code).
+    const Prepared& p = env_.prepared;
+    const std::string symbol = "rec_" + p.name;
+    eo_.shared_recursion[p.old_name + "." + p.name + ":" + p.old_descriptor] = symbol;
+    eo_.shared_recursion[p.new_name + "." + p.name + ":" + p.new_descriptor] = symbol;
+    it.uifs.push_back(symbol + ": the recursive calls of " + p.name + " in both versions");
   }
   // Issue 17: under Java a confirmed NEQ partition decides the program (rule 2 of the
   // iteration verdict); the exploration stops there instead of spending the rest of the run

@@ -210,6 +210,35 @@ bool HelperOracle::pure(const std::string& key) {
   return ok;
 }
 
+std::string HelperOracle::recursionBlocker(const std::string& key, Version v, bool* recursive) {
+  *recursive = false;
+  const MethodFacts* a = facts(v, key);
+  if (a == nullptr) return "no code";
+  const std::string own = norm_.name(v);
+  auto selfCall = [&](const jvm::Instruction& insn) {
+    return (insn.op == Opcode::invokestatic || insn.op == Opcode::invokevirtual || insn.op == Opcode::invokespecial) &&
+           insn.member.owner == own && memberKey(insn.member) == key;
+  };
+  for (int i = 0; i < a->size(); ++i) *recursive = *recursive || selfCall(a->at(i));
+  if (!a->method->isStatic()) return "not static";
+  if (!primitiveOnly(a->method->descriptor)) return "parameters or result not all primitive";
+  if (a->method->descriptor.back() == 'V') return "no result";
+  if (!a->method->code->handlers.empty()) return "exception handlers";
+  for (int i = 0; i < a->size(); ++i) {
+    jvm::Instruction insn = a->at(i);
+    if (insn.isReturn()) {
+      if (insn.op == Opcode::areturn) return "reference result";
+      continue;
+    }
+    if (selfCall(insn)) continue;
+    // forbidden() reads the old version's code: the new version's own members under the old name.
+    if (v == Version::kNew && insn.member.owner == own) insn.member.owner = norm_.name(Version::kOld);
+    std::string why = forbidden(insn, i > 0 ? &a->at(i - 1) : nullptr);
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
 bool HelperOracle::constantField(const jvm::MemberRef& f) const {
   if (f.owner != norm_.name(Version::kOld) || !clinit_same_) return false;
   if (f.descriptor.size() != 1 || std::string("IJFDZBCS").find(f.descriptor[0]) == std::string::npos) return false;

@@ -29,6 +29,10 @@ class HelperOracle {
   /// The helpers reachable from `method` in either version (breadth first, the old version's
   /// callees first), without `method` itself.
   std::vector<std::string> reachableHelpers(const std::string& method);
+  /// Why version v of `key` may not have its recursive calls replaced by a function shared
+  /// between the versions (the recursion rule): "" when it only computes a value from its
+  /// primitive arguments, calls of itself allowed. `*recursive` tells whether it calls itself.
+  std::string recursionBlocker(const std::string& key, Version v, bool* recursive);
   /// Static fields of the class that may be read inside a region (final, primitive, and a
   /// class initialiser identical in both versions).
   bool constantField(const jvm::MemberRef& f) const;

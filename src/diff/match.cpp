@@ -38,6 +38,21 @@ void collectHelpers(detail::HelperOracle& helpers, const std::string& method, Ma
   }
 }
 
+/// The recursion rule's precondition (MatchResult::shares_recursion).
+void shareRecursion(detail::HelperOracle& helpers, const std::string& method, MatchResult& r) {
+  bool anyRecursive = false;
+  std::string why;
+  for (Version v : kBothVersions) {
+    bool recursive = false;
+    std::string blocker = helpers.recursionBlocker(method, v, &recursive);
+    anyRecursive = anyRecursive || recursive;
+    if (why.empty() && !blocker.empty()) why = std::string(versionName(v)) + " version: " + blocker;
+  }
+  if (!anyRecursive) return;
+  r.shares_recursion = why.empty();
+  r.recursion_note = why;
+}
+
 std::vector<Region> regionsOf(const PerVersion<MethodFacts>& facts, const detail::Normaliser& norm,
                               detail::HelperOracle& helpers, const std::string& method, std::vector<std::string>& notes) {
   if (!facts[Version::kOld].depth_ok || !facts[Version::kNew].depth_ok) {
@@ -70,6 +85,7 @@ MatchResult match(const jvm::ClassFile& oldCls, const jvm::ClassFile& newCls, co
   std::vector<std::string> changed;
   collectHelpers(helpers, method, r, changed);
   r.regions = regionsOf(facts, norm, helpers, method, r.notes);
+  shareRecursion(helpers, method, r);
   // Changed helpers (present in both versions, code differing) are compared the same way: their
   // unchanged regions are abstracted wherever the helper runs. Ids continue after the entry's.
   for (const std::string& k : changed) {

@@ -112,6 +112,9 @@ struct State {
   /// character term per UTF-16 unit, or an uninterpreted text marker where the text is not
   /// modelled (a double, an object's toString).
   PerSide<std::map<std::string, std::vector<Term>>> printed;
+  /// The recursion rule (ExecOptions::shared_recursion): each side's recursive calls in order,
+  /// with their arguments; the product's comparison requires the same calls in both.
+  PerSide<std::vector<std::vector<Term>>> recursive_calls;
   std::set<std::string> initialized;    // "side#owner"
   /// Classes ("side#owner") whose <clinit> threw: erroneous, their use throws (JVMS 5.5).
   std::set<std::string> init_failed;

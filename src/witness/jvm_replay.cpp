@@ -347,6 +347,13 @@ bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::
   return true;
 }
 
+/// The command of a replay JVM: class path `cp`, main class `driver` (internal or dotted name).
+std::vector<std::string> jvmCommand(const std::string& java, const std::string& cp, std::string driver) {
+  for (char& c : driver)
+    if (c == '/') c = '.';
+  return {java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", cp, driver};
+}
+
 /// The two drivers of a split replay, each in a JVM of its own over the replay directory and its
 /// version's class path, at the same time (so the pair costs one JVM start of wall time).
 bool runSplit(const std::string& java, const std::string& classDir, const ReplayEnv& env, const std::string& oldDriver,
@@ -357,11 +364,7 @@ bool runSplit(const std::string& java, const std::string& classDir, const Replay
     return out;
   };
   auto argv = [&](const std::vector<std::string>& entries, const std::string& driver) {
-    std::string dotted = driver;
-    for (char& c : dotted)
-      if (c == '/') c = '.';
-    return std::vector<std::string>{java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                                    cp(entries), dotted};
+    return jvmCommand(java, cp(entries), driver);
   };
   std::string oldOut, newOut;
   bool oldTimedOut = false, newTimedOut = false, oldRan = false;
@@ -409,13 +412,25 @@ using Drivers = std::vector<std::pair<std::string, std::vector<DriverCall>>>;  /
 /// The drivers of one replay. The old version is called twice (fresh inputs each time): outputs
 /// that change from one call to the next (a counter, a clock, identity hashes) are no
 /// difference between the versions.
+std::string packageOf(const std::string& cls) { return cls.substr(0, cls.rfind('/') + 1); }
+
+/// Both versions on one class path (the benchmark's oldV and newV side by side): one JVM runs
+/// them both, as it does the renamed copies — when the classes differ in name and share a
+/// package (the driver must be in it to call a package-private method).
+bool sharedClassPath(const std::string& oldC, const std::string& newC, const ReplayEnv& env) {
+  return !env.old_classpath.empty() && env.old_classpath == env.new_classpath && oldC != newC &&
+         packageOf(oldC) == packageOf(newC);
+}
+
 Drivers planDrivers(const std::string& base, const std::string& oldC, const std::string& newC, bool split,
                     const ReplayEnv& env) {
   if (!split)
     return {{base, {{oldC, "old", env.old_original}, {newC, "new", env.new_original}, {oldC, "again", env.old_original}}}};
+  if (sharedClassPath(oldC, newC, env))
+    return {{packageOf(oldC) + base + "_both", {{oldC, "old", ""}, {newC, "new", ""}, {oldC, "again", ""}}}};
   // Each version in a JVM of its own, the driver in the called class's package (so that a
   // package-private method can be called).
-  auto package = [](const std::string& cls) { return cls.substr(0, cls.rfind('/') + 1); };
+  auto package = packageOf;
   return {{package(oldC) + base + "_old", {{oldC, "old", ""}, {oldC, "again", ""}}},
           {package(newC) + base + "_new", {{newC, "new", ""}}}};
 }
@@ -559,19 +574,31 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   std::string output;
   bool timedOut = false;
   bool ran = false;
-  if (split) {
+  if (split && drivers.size() == 1) {  // both versions over their one class path
+    std::string cp = classDir;
+    for (const std::string& e : env.old_classpath) cp += ":" + e;
+    ran = runWithTimeout(jvmCommand(java, cp, drivers[0].first), env.jvm_timeout_s, output, timedOut);
+  } else if (split) {
     ran = runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
   } else {
     ran = env.session ? env.session->run(classDir, base, env.jvm_timeout_s, output, timedOut)
-                      : runWithTimeout({java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                                        classDir, base},
-                                       env.jvm_timeout_s, output, timedOut);
+                      : runWithTimeout(jvmCommand(java, classDir, base), env.jvm_timeout_s, output, timedOut);
   }
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
   auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind);
   for (std::size_t w = 0; w < inputs.size(); ++w) judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], timedOut);
   return out;
+}
+
+bool replaysInOneJvm(const ReplayEnv& env, const std::string& oldClass, const std::string& newClass) {
+  auto internal = [](std::string s) {
+    for (char& c : s)
+      if (c == '.') c = '/';
+    return s;
+  };
+  const bool split = !env.old_classpath.empty() && !env.new_classpath.empty();
+  return !split || sharedClassPath(internal(oldClass), internal(newClass), env);
 }
 
 }  // namespace pasda::witness

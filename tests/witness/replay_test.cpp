@@ -138,6 +138,30 @@ TEST(ReplayJvm, AbsentJavaGivesNullopt) {
                    .has_value());
 }
 
+TEST(ReplayJvm, VersionsOnOneClassPathRunInOneJvm) {
+  // The benchmark's layout: oldV and newV side by side in one package on one class path. One
+  // JVM runs both (a second one, started beside it on two cores, doubled the replay's wall time).
+  pasda::witness::ReplayEnv env;
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/witness/onepath";
+  env.old_classpath = env.new_classpath = {root};
+  EXPECT_TRUE(pasda::witness::replaysInOneJvm(env, "onepath.OldV", "onepath.NewV"));
+  TempDir dir("onepath");
+  auto jvm = pasda::witness::replayJvm(dir.path.string(), env, "onepath.OldV", "onepath.NewV", "f", "(I)I", {{I(3)}, {I(9)}});
+  ASSERT_TRUE(jvm.has_value());
+  ASSERT_EQ(jvm->size(), 2u);
+  EXPECT_FALSE((*jvm)[0].differs) << (*jvm)[0].note;
+  EXPECT_EQ((*jvm)[0].old_out, "4");
+  EXPECT_TRUE((*jvm)[1].differs) << (*jvm)[1].note;
+  EXPECT_EQ((*jvm)[1].old_out, "10");
+  EXPECT_EQ((*jvm)[1].new_out, "11");
+  // Versions of one name (two releases), or in two packages: a JVM per version.
+  EXPECT_FALSE(pasda::witness::replaysInOneJvm(env, "onepath.OldV", "onepath.OldV"));
+  EXPECT_FALSE(pasda::witness::replaysInOneJvm(env, "onepath.OldV", "other.NewV"));
+  pasda::witness::ReplayEnv two = env;
+  two.new_classpath = {root + "-new"};
+  EXPECT_FALSE(pasda::witness::replaysInOneJvm(two, "onepath.OldV", "onepath.NewV"));
+  EXPECT_TRUE(pasda::witness::replaysInOneJvm(pasda::witness::ReplayEnv{}, "a.Old", "a.New"));  // renamed copies
+}
 
 TEST(ReplayJvmOutput, ALineCutShortByTheDeadlineIsNotAResult) {
   // A JVM killed at the replay deadline in the middle of "... throw java.lang.NullPointerException"

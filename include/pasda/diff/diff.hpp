@@ -57,6 +57,13 @@ struct MatchResult {
   /// helpers, no instruction that can throw. Regions may call these (and only these) helpers.
   std::vector<std::string> pure_helpers;
   std::vector<std::string> notes;    // why candidate regions were rejected, for --show-blocks -v
+  /// The recursion rule (issue 13, RVT): the method calls itself in at least one version, and
+  /// in both it only computes a value from its primitive arguments (static, no effects, no
+  /// instruction that can throw; calls only itself, java/lang/Math and pure helpers). Its
+  /// recursive calls may then be replaced, in both versions, by one shared function.
+  bool shares_recursion = false;
+  /// Why the rule does not apply ("" when it does or when the method is not recursive).
+  std::string recursion_note;
 };
 
 /// Match the method `method` ("name:descriptor") of the two versions. The class names of the

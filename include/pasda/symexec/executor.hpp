@@ -92,6 +92,11 @@ struct ExecOptions {
   /// Invocations of these methods (owner.name:descriptor) become applications of the mapped
   /// function symbol, of kind Helper, instead of being executed (identical helpers).
   std::map<std::string, std::string> abstracted_methods;
+  /// The recursion rule (issue 13): calls of these methods (owner.name:descriptor) made by the
+  /// old or new version's code — not the product's calls of the versions — become applications
+  /// of the mapped function symbol, shared by the two versions' recursive methods. A proof
+  /// attempt only: see docs/depth-limit.md, "Recursion".
+  std::map<std::string, std::string> shared_recursion;
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag

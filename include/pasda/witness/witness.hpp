@@ -69,7 +69,9 @@ struct ReplayEnv {
   /// The versions' class paths (jars, directories). When both are given, each version runs in
   /// a JVM of its own over its class path, and replayJvm's class names are the versions'
   /// original names: callees in other classes of a release run as that release has them.
-  /// Otherwise both renamed copies run in one JVM over the replay directory alone.
+  /// Otherwise both renamed copies run in one JVM over the replay directory alone. One class
+  /// path for both (the versions are classes of different names in one package, as the
+  /// benchmark's oldV and newV): one JVM over it (replaysInOneJvm).
   std::vector<std::string> old_classpath, new_classpath;
   /// The analysed class's names in the versions' own class files when the JVM replay calls
   /// renamed copies (descriptors that name the class are rewritten per version); "" = none.
@@ -165,5 +167,8 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
                                                         const std::vector<std::vector<InputValue>>& inputs,
                                                         const std::vector<CallContext>& contexts, bool instance);
 
+/// Whether replayJvm runs both versions in one JVM (the renamed copies, or one class path for
+/// both with the two classes in one package) rather than one JVM per version.
+bool replaysInOneJvm(const ReplayEnv& env, const std::string& oldClass, const std::string& newClass);
 
 }  // namespace pasda::witness

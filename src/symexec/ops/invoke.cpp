@@ -81,6 +81,26 @@ StepOutcome sameResults(Interpreter& I, State& s, const std::vector<Term>& args)
     p.new_effect.value = Term{};
   }
   if (!I.inputs().compareState(s, roots, p.old_effect.state, p.new_effect.state)) return StepOutcome::Ended;
+  // The recursion rule: every argument list one version's code called the method with, the
+  // other's called it with too (then their trees of calls are the same, and both versions
+  // terminate together; values are the shared function's). Order and repetition may differ.
+  if (!s.recursive_calls[kOld].empty() || !s.recursive_calls[kNew].empty()) {
+    auto sameArgs = [&](const std::vector<Term>& a, const std::vector<Term>& b) {
+      Term t = tm.boolLit(a.size() == b.size());
+      for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) t = tm.land(t, tm.same(a[i], b[i]));
+      return t;
+    };
+    Term covered = tm.boolLit(true);
+    for (Side v : {kOld, kNew})
+      for (const std::vector<Term>& call : s.recursive_calls[v]) {
+        Term some = tm.boolLit(false);
+        for (const std::vector<Term>& other : s.recursive_calls[v == kOld ? kNew : kOld]) some = tm.lor(some, sameArgs(call, other));
+        covered = tm.land(covered, some);
+      }
+    const std::string name = "recursive calls (the same arguments in both versions)";
+    p.old_effect.state.emplace_back(name, covered);
+    p.new_effect.state.emplace_back(name, tm.boolLit(true));
+  }
   I.explorer().endPath(s, std::move(p));
   return StepOutcome::Ended;
 }
@@ -167,6 +187,13 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
   if (!opt.abstracted_methods.empty()) {
     auto helper = opt.abstracted_methods.find(r.owner + "." + r.name + ":" + r.descriptor);
     if (helper != opt.abstracted_methods.end()) return abstractedHelper(I, s, helper->second, md, args);
+  }
+  if (!opt.shared_recursion.empty() && !side.isProduct()) {
+    auto rec = opt.shared_recursion.find(r.owner + "." + r.name + ":" + r.descriptor);
+    if (rec != opt.shared_recursion.end()) {
+      s.recursive_calls[side].push_back(args);
+      return abstractedHelper(I, s, rec->second, md, args);
+    }
   }
   if (hasRecv) {
     if (Guard g = I.requireNonNull(s, args[0])) return *g;

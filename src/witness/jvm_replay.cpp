@@ -50,6 +50,10 @@ std::string findJava(const std::string& configured) {
 }
 
 
+std::vector<std::string> jvmOptions() {
+  return {"-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData"};
+}
+
 std::string completeLines(const std::string& output) {
   const std::size_t last = output.rfind('\n');
   return last == std::string::npos ? std::string() : output.substr(0, last + 1);
@@ -351,7 +355,10 @@ bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::
 std::vector<std::string> jvmCommand(const std::string& java, const std::string& cp, std::string driver) {
   for (char& c : driver)
     if (c == '/') c = '.';
-  return {java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", cp, driver};
+  std::vector<std::string> argv{java};
+  for (const std::string& o : detail::jvmOptions()) argv.push_back(o);
+  argv.insert(argv.end(), {"-cp", cp, driver});
+  return argv;
 }
 
 /// The two drivers of a split replay, each in a JVM of its own over the replay directory and its

@@ -202,8 +202,9 @@ struct JvmSession::Impl {
       ::close(in[1]);
       return false;
     }
-    const std::vector<std::string> argv = {java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                                           "-cp", dir.string(), kServer};
+    std::vector<std::string> argv{java};
+    for (const std::string& o : detail::jvmOptions()) argv.push_back(o);
+    argv.insert(argv.end(), {"-cp", dir.string(), kServer});
     pid = ::fork();
     if (pid < 0) {
       for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);

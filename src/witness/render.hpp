@@ -25,6 +25,10 @@ std::string literal(char kind, std::uint64_t bits);
 /// PATH; "" when there is none (jvm_replay.cpp; the replay and the session both start JVMs).
 std::string findJava(const std::string& configured);
 
+/// The options of every replay JVM: the shared class archive, the C1 compiler only, the serial
+/// collector and no performance-data file (a short-lived JVM starts about a fifth faster).
+std::vector<std::string> jvmOptions();
+
 /// Generated code printing `s` to System.out (jvm_replay.cpp; drivers and the session's server).
 void printString(product::Assembler& a, const std::string& s, bool newline);
 

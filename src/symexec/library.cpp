@@ -76,6 +76,7 @@ const LibraryRegistry& jdkModels() {
 // --- the context of one call ----------------------------------------------------------------
 
 Side ModelCall::side() const { return s_.frames.back().side; }
+int ModelCall::nextCallNumber(const std::string& call) { return ++s_.call_numbers[side()][call]; }
 Side ModelCall::codeSide() const {
   const Side caller = side();
   if (caller != kProduct) return caller;

@@ -70,6 +70,8 @@ class ModelCall {
   /// The side whose code the call runs: side(), except for the product's calls of the analysed
   /// classes (`V1.m(...)` is old code, `V2.m(...)` new code, though the product makes both).
   Side codeSide() const;
+  /// 1 for the first call of `call` by this call's side on the path, 2 for the second, ...
+  int nextCallNumber(const std::string& call);
   /// The static fields of program classes that codeSide() wrote outside class initialisation,
   /// with their values, as one side-neutral term (none written: no term). A call into program
   /// code shared between the versions takes it as an argument, since that code may read them.

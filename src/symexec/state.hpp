@@ -115,6 +115,8 @@ struct State {
   /// The recursion rule (ExecOptions::shared_recursion): each side's recursive calls in order,
   /// with their arguments; the product's comparison requires the same calls in both.
   PerSide<std::vector<std::vector<Term>>> recursive_calls;
+  /// How often each side called each clock or random-number method on the path (ModelCall::nextCallNumber).
+  PerSide<std::map<std::string, int>> call_numbers;
   std::set<std::string> initialized;    // "side#owner"
   /// Classes ("side#owner") whose <clinit> threw: erroneous, their use throws (JVMS 5.5).
   std::set<std::string> init_failed;

@@ -20,6 +20,7 @@ ModelResult libraryInit(ModelCall& c) {
   if (c.isProgramClass(o.cls)) return ModelResult::none();
   std::vector<Term> args;
   for (std::size_t i = 1; i < c.args().size(); ++i) args.push_back(c.identity(c.arg(i)));
+  appendSources(c, args);  // (a generator without a seed, a Date of now: each one new)
   Term ident = c.tm().apply("new:" + c.owner() + c.descriptor(), terms::FunKind::Library, Sort::Int, args);
   c.object(c.receiver()).ident = ident;
   return ModelResult::none();

@@ -192,20 +192,39 @@ bool neverNull(const std::string& owner, const std::string& name) {
   return kNonNull.count(owner + "." + name) > 0;
 }
 
-/// Calls whose results differ from run to run: never shared between the versions.
-bool nondeterministic(const std::string& owner, const std::string& name) {
-  return (owner == "java/lang/System" && (name == "nanoTime" || name == "currentTimeMillis" ||
-                                          name == "identityHashCode")) ||
-         (owner == "java/lang/Math" && name == "random") || owner == "java/util/Random" ||
-         owner == "java/util/concurrent/ThreadLocalRandom" || (name == "hashCode" && owner == "java/lang/Object");
+/// Where an unmodelled call's result comes from besides its arguments (and the receiver's
+/// state, which a call that may write renews: a Random's next value is a function of the state
+/// the previous call left).
+enum class Source {
+  Arguments,  // only its arguments
+  PerObject,  // the run's identity hash of an object: the same object, the same value; never shared
+  Clock,      // the clock: each call a new value, never shared between the versions
+  Random,     // a new random seed or draw: each call a new value; the versions' k-th ones shared
+};
+
+Source sourceOf(const std::string& owner, const std::string& name, const std::string& descriptor) {
+  if ((owner == "java/lang/System" && name == "identityHashCode") || (owner == "java/lang/Object" && name == "hashCode"))
+    return Source::PerObject;
+  if ((owner == "java/lang/System" && (name == "nanoTime" || name == "currentTimeMillis")) ||
+      (owner.rfind("java/time/", 0) == 0 && name == "now") || (owner == "java/util/Date" && name == "<init>" && descriptor == "()V") ||
+      (owner == "java/util/Calendar" && name == "getInstance"))
+    return Source::Clock;
+  // Generators built without a seed, and draws from a generator the call does not name.
+  const bool generator = owner == "java/util/Random" || owner == "java/security/SecureRandom" || owner == "java/util/SplittableRandom";
+  if ((generator && name == "<init>" && descriptor == "()V") ||
+      ((owner == "java/lang/Math" || owner == "java/lang/StrictMath") && name == "random") ||
+      (owner == "java/util/UUID" && name == "randomUUID") ||
+      (owner == "java/util/concurrent/ThreadLocalRandom" && name == "current"))
+    return Source::Random;
+  return Source::Arguments;
 }
 
-/// The arguments of the call as side-neutral terms (receiver first).
+/// The arguments of the call as side-neutral terms (receiver first), and what else its result
+/// depends on (appendSources).
 std::vector<Term> identities(ModelCall& c) {
   std::vector<Term> out;
   for (Term a : c.args()) out.push_back(c.identity(a));
-  if (nondeterministic(c.owner(), c.name()))
-    out.push_back(c.tm().apply("run#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
+  appendSources(c, out);
   return out;
 }
 
@@ -451,6 +470,14 @@ ModelResult invokeDynamicCall(ModelCall& c) {
 void registerUnknownCallModels(LibraryRegistry& r) {
   r.setFallback([](ModelCall& c) { return unknownCall(c, c.owner() + "." + c.name() + c.descriptor(), ""); });
   r.addClass(LibraryRegistry::kInvokeDynamic, invokeDynamicCall);
+}
+
+void appendSources(ModelCall& c, std::vector<Term>& args) {
+  const Source source = sourceOf(c.owner(), c.name(), c.descriptor());
+  if (source == Source::PerObject || source == Source::Clock)
+    args.push_back(c.tm().apply("run#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
+  if (source == Source::Clock || source == Source::Random)
+    args.push_back(c.tm().intLit(c.nextCallNumber(c.owner() + "." + c.name() + c.descriptor())));
 }
 
 }  // namespace pasda::symexec::lib

@@ -163,6 +163,21 @@ TEST(ReplayJvm, VersionsOnOneClassPathRunInOneJvm) {
   EXPECT_TRUE(pasda::witness::replaysInOneJvm(pasda::witness::ReplayEnv{}, "a.Old", "a.New"));  // renamed copies
 }
 
+TEST(ReplayJvm, OutputsThatChangeFromCallToCallAreNoDifference) {
+  // flip gives 0, 0, 1, 1, ... in the old version and 1, 1, 0, 0, ... in the new one: the old
+  // version's first repeat agreed with its first call, and a single repeat took 0 against 1 for
+  // a difference (a random bit does so half of the time: RandomUtils.nextInt(0, 2) was a NEQ).
+  pasda::witness::ReplayEnv env;
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/witness/onepath";
+  env.old_classpath = env.new_classpath = {root};
+  TempDir dir("flip");
+  auto jvm = pasda::witness::replayJvm(dir.path.string(), env, "onepath.OldV", "onepath.NewV", "flip", "(I)I", {{I(1)}});
+  ASSERT_TRUE(jvm.has_value());
+  ASSERT_EQ(jvm->size(), 1u);
+  EXPECT_FALSE((*jvm)[0].differs) << (*jvm)[0].old_out << " vs " << (*jvm)[0].new_out;
+  EXPECT_NE((*jvm)[0].note.find("gives different outputs on two calls"), std::string::npos) << (*jvm)[0].note;
+}
+
 TEST(ReplayJvmOutput, ALineCutShortByTheDeadlineIsNotAResult) {
   // A JVM killed at the replay deadline in the middle of "... throw java.lang.NullPointerException"
   // once made the new version's output "throws java.lang", a false NEQ on identical code

@@ -37,6 +37,23 @@ witness::InputValue refValue() {
   return v;
 }
 
+/// Does `t` read a value of the run — the clock, an identity hash (lib::appendSources's "run#"
+/// symbols)?
+bool readsTheRun(const terms::TermManager& tm, Term t) {
+  if (!t) return false;
+  std::vector<Term> stack{t};
+  std::set<std::uint32_t> seen;
+  while (!stack.empty()) {
+    const Term cur = stack.back();
+    stack.pop_back();
+    if (!seen.insert(cur.id).second) continue;
+    const terms::Node& n = tm.node(cur);
+    if (n.op == terms::Op::Apply && n.name.rfind("run#", 0) == 0) return true;
+    for (Term a : n.args) stack.push_back(a);
+  }
+  return false;
+}
+
 const symexec::InputShape* shapeAt(const symexec::RawPartition& p, const std::string& path) {
   for (const symexec::InputShape& sh : p.input_shapes)
     if (sh.path == path) return &sh;
@@ -80,6 +97,17 @@ witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::I
 }
 
 }  // namespace
+
+bool partitionReadsTheRun(const terms::TermManager& tm, const symexec::RawPartition& raw) {
+  for (Term c : raw.pc)
+    if (readsTheRun(tm, c)) return true;
+  for (const symexec::ExecEffect* e : {&raw.old_effect, &raw.new_effect}) {
+    if (readsTheRun(tm, e->value)) return true;
+    for (const auto& [path, v] : e->state)
+      if (readsTheRun(tm, v)) return true;
+  }
+  return false;
+}
 
 witness::InputValue shapeValue(const symexec::RawPartition& p, const symexec::InputShape& shape,
                                const std::function<std::uint64_t(Term)>& valueOf) {
@@ -240,6 +268,8 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
     return;
   }
   if (!raw.product_compare) return;
+  const bool runDependent = partitionReadsTheRun(tm_, raw);  // (see witnesses.hpp)
+  if (runDependent) run_dependent_.insert(r.index);
   const bool effects = !raw.old_effect.state.empty() || !raw.new_effect.state.empty();
   const bool statics = context.statics.ref == witness::InputValue::Ref::Object;
   if (has_references_ || effects || instance_ || statics) {
@@ -254,7 +284,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
                     (raw.new_effect.value && tm_.containsUif(raw.new_effect.value));
   for (Term c : raw.pc) abstracted = abstracted || tm_.containsUif(c);
   auto confirmed = [&](const std::vector<witness::InputValue>& vals, const analysis::Replay& rep) {
-    if (!rep.differs) return false;
+    if (!rep.differs || runDependent) return false;
     if (java) return true;
     if (abstracted) return confirmOnConcretePath(vals, Clock::now() + secondsOf(t.confirm_s));
     witness::SearchProblem p = problem(raw, Clock::now() + secondsOf(t.confirm_s), model);
@@ -522,6 +552,10 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
               p.result = Verdict::MAYBE_NEQ;
               p.decided_by.clear();
               rep.note = "the model and the JVM disagree: the witness gives equal outputs in a real JVM";
+            } else if (rep.differs && run_dependent_.count(p.index)) {
+              rep.note += (rep.note.empty() ? "" : "; ") +
+                          std::string("the outputs read the clock or an identity hash: runs that differ show the run, "
+                                      "not the versions");
             } else if (o.arith == terms::Arith::Java && ran && rep.differs && p.result == Verdict::MAYBE_NEQ) {
               // Two real runs that differ (and a second run of the old version that agrees with
               // its first) are a difference under Java's semantics, whatever the model left open.

@@ -29,6 +29,11 @@ witness::InputValue shapeValue(const symexec::RawPartition& p, const symexec::In
 witness::CallContext callContext(const symexec::RawPartition& p, bool instance,
                                  const std::function<std::uint64_t(terms::Term)>& valueOf);
 
+/// Does the partition's path or an output read a value of the run — the clock or an identity
+/// hash (symexec's "run#" symbols)? Two JVM runs that differ there show the run, not the
+/// versions: such a difference never makes the partition NEQ.
+bool partitionReadsTheRun(const terms::TermManager& tm, const symexec::RawPartition& raw);
+
 class WitnessStage {
  public:
   WitnessStage(const IterationEnv& env, const symexec::Program& program, const symexec::MethodInfo& run,
@@ -85,6 +90,9 @@ class WitnessStage {
   std::vector<witness::CallContext> contexts_;
   bool instance_ = false;  // an instance method: witnesses need a receiver (JVM replay only)
   std::set<int> results_only_;  // partitions with heap effects: the JVM replay compares their results only
+  /// Partitions whose path or outputs read the clock or an identity hash (a function of the
+  /// run): two JVM runs that differ there show the run, not the versions.
+  std::set<int> run_dependent_;
   const symexec::Program* program_ = nullptr;
   const symexec::MethodInfo* run_ = nullptr;
   std::optional<symexec::ExecOptions> concrete_eo_;

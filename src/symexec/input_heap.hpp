@@ -73,6 +73,9 @@ class InputHeap {
   bool compareFields(State& s, const std::string& path, std::uint64_t ia, std::uint64_t ib,
                      std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
   /// The value of field `n` of an object that one side never touched (see compareFields).
+  /// Does `cls` (on `side`) or a superclass of the program declare a field `name`? (true when
+  /// a library class in its ancestry might)
+  bool declaresField(Side side, const std::string& cls, const std::string& name) const;
   Checked<Term> untouchedField(State& s, Object& missing, Side missingSide, const std::string& n, Term known);
   /// Static fields of the analysed classes that both versions declare: primitives into the
   /// entries, references as roots of the graph comparison. false: the path ended.

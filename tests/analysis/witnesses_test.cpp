@@ -1,0 +1,46 @@
+// The witness stage's guard against differences of the run (analysis::partitionReadsTheRun):
+// a partition whose path or outputs read the clock or an identity hash — the "run#" symbols the
+// interpreter's unknown-call model adds (symexec/lib/unknown.cpp, appendSources) — is never made
+// NEQ by two JVM runs that differ: one JVM per version shows two runs, not two versions.
+#include <gtest/gtest.h>
+
+#include "../../src/analysis/witnesses.hpp"
+
+using namespace pasda;
+using terms::FunKind;
+using terms::Sort;
+using terms::Term;
+
+namespace {
+
+TEST(RunValues, TheClockInAnOutputOrThePathIsAValueOfTheRun) {
+  terms::TermManager tm{terms::Arith::Java};
+  const Term x = tm.var("x", Sort::Int);
+  const Term run0 = tm.apply("run#0", FunKind::Library, Sort::Int, {});
+  const Term clock = tm.apply("java.lang.System.nanoTime()", FunKind::Library, Sort::Long, {run0, tm.intLit(1)});
+  symexec::RawPartition plain;
+  plain.pc = {tm.gt(x, tm.intLit(0))};
+  plain.old_effect.value = tm.add(x, tm.intLit(1));
+  plain.new_effect.value = tm.add(x, tm.intLit(2));
+  EXPECT_FALSE(analysis::partitionReadsTheRun(tm, plain));
+
+  symexec::RawPartition output = plain;
+  output.new_effect.value = tm.add(tm.convert(clock, Sort::Int), x);
+  EXPECT_TRUE(analysis::partitionReadsTheRun(tm, output));
+
+  symexec::RawPartition path = plain;
+  path.pc.push_back(tm.gt(clock, tm.longLit(0)));
+  EXPECT_TRUE(analysis::partitionReadsTheRun(tm, path));
+
+  symexec::RawPartition state = plain;
+  state.old_effect.state.emplace_back("Clock.last", clock);
+  state.new_effect.state.emplace_back("Clock.last", tm.longLit(0));
+  EXPECT_TRUE(analysis::partitionReadsTheRun(tm, state));
+
+  // A random draw is not a value of the run: its repeats in the JVM tell chance apart.
+  symexec::RawPartition draw = plain;
+  draw.new_effect.value = tm.apply("java.util.Random.nextInt(I)", FunKind::Library, Sort::Int, {tm.intLit(7), x});
+  EXPECT_FALSE(analysis::partitionReadsTheRun(tm, draw));
+}
+
+}  // namespace

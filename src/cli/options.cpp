@@ -69,7 +69,9 @@ po::options_description describeOptions() {
     ("induction", po::value<std::string>()->default_value("on"), "on: before PASDA's iterations, try to prove the "
                                                                  "method equivalent with the loops of the two "
                                                                  "versions coupled by an inductive invariant (any "
-                                                                 "trip count); off: the paper's iterations only")
+                                                                 "trip count), or a recursive method with its "
+                                                                 "recursive calls shared by both versions (RVT's "
+                                                                 "rule); off: the paper's iterations only")
     ("deep-search", po::value<std::string>()->default_value("on"), "on: a partition cut by the depth limit is searched "
                                                                    "for a difference by running the concrete product "
                                                                    "past the limit on sampled inputs (a tenth of the "

@@ -37,8 +37,8 @@ witness::InputValue refValue() {
   return v;
 }
 
-/// Does `t` read a value of the run — the clock, an identity hash (lib::appendSources's "run#"
-/// symbols)?
+/// Does `t` read a value of the run — the clock, an identity hash (lib::appendSources's "clock#"
+/// and "run#" symbols)?
 bool readsTheRun(const terms::TermManager& tm, Term t) {
   if (!t) return false;
   std::vector<Term> stack{t};
@@ -48,7 +48,7 @@ bool readsTheRun(const terms::TermManager& tm, Term t) {
     stack.pop_back();
     if (!seen.insert(cur.id).second) continue;
     const terms::Node& n = tm.node(cur);
-    if (n.op == terms::Op::Apply && n.name.rfind("run#", 0) == 0) return true;
+    if (n.op == terms::Op::Apply && (n.name.rfind("run#", 0) == 0 || n.name == "clock#")) return true;
     for (Term a : n.args) stack.push_back(a);
   }
   return false;

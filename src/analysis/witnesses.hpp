@@ -30,7 +30,7 @@ witness::CallContext callContext(const symexec::RawPartition& p, bool instance,
                                  const std::function<std::uint64_t(terms::Term)>& valueOf);
 
 /// Does the partition's path or an output read a value of the run — the clock or an identity
-/// hash (symexec's "run#" symbols)? Two JVM runs that differ there show the run, not the
+/// hash (symexec's "clock#" and "run#" symbols)? Two JVM runs that differ there show the run, not the
 /// versions: such a difference never makes the partition NEQ.
 bool partitionReadsTheRun(const terms::TermManager& tm, const symexec::RawPartition& raw);
 

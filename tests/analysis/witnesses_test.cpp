@@ -1,5 +1,5 @@
 // The witness stage's guard against differences of the run (analysis::partitionReadsTheRun):
-// a partition whose path or outputs read the clock or an identity hash — the "run#" symbols the
+// a partition whose path or outputs read the clock or an identity hash — the "clock#" and "run#" symbols the
 // interpreter's unknown-call model adds (symexec/lib/unknown.cpp, appendSources) — is never made
 // NEQ by two JVM runs that differ: one JVM per version shows two runs, not two versions.
 #include <gtest/gtest.h>
@@ -16,8 +16,10 @@ namespace {
 TEST(RunValues, TheClockInAnOutputOrThePathIsAValueOfTheRun) {
   terms::TermManager tm{terms::Arith::Java};
   const Term x = tm.var("x", Sort::Int);
-  const Term run0 = tm.apply("run#0", FunKind::Library, Sort::Int, {});
-  const Term clock = tm.apply("java.lang.System.nanoTime()", FunKind::Library, Sort::Long, {run0, tm.intLit(1)});
+  const Term mark = tm.apply("clock#", FunKind::Library, Sort::Int, {});
+  const Term clock = tm.apply("java.lang.System.nanoTime()", FunKind::Library, Sort::Long, {mark, tm.intLit(1)});
+  const Term hash = tm.apply("java.lang.System.identityHashCode(Ljava/lang/Object;)", FunKind::Library, Sort::Int,
+                             {tm.intLit(3), tm.apply("run#1", FunKind::Library, Sort::Int, {})});
   symexec::RawPartition plain;
   plain.pc = {tm.gt(x, tm.intLit(0))};
   plain.old_effect.value = tm.add(x, tm.intLit(1));
@@ -36,6 +38,10 @@ TEST(RunValues, TheClockInAnOutputOrThePathIsAValueOfTheRun) {
   state.old_effect.state.emplace_back("Clock.last", clock);
   state.new_effect.state.emplace_back("Clock.last", tm.longLit(0));
   EXPECT_TRUE(analysis::partitionReadsTheRun(tm, state));
+
+  symexec::RawPartition hashed = plain;
+  hashed.old_effect.value = tm.add(hash, x);
+  EXPECT_TRUE(analysis::partitionReadsTheRun(tm, hashed));
 
   // A random draw is not a value of the run: its repeats in the JVM tell chance apart.
   symexec::RawPartition draw = plain;

@@ -1,8 +1,8 @@
 // Random numbers and the clock in real code (issue 11; tests/fixtures/realcode/random;
-// docs/interpreter.md, "Unknown library calls"): the versions' k-th draws are coupled, so code
-// that draws the same numbers in the same order is EQ; two draws of one version are never the
-// same number and the clock is never shared, so a method that subtracts two draws (or two clock
-// readings) is never EQ to one returning 0 — the engine once said EQ to both.
+// docs/interpreter.md, "Unknown library calls"): the versions' k-th draws and clock readings are
+// coupled, so code that draws the same numbers (reads the clock) in the same order is EQ; two
+// draws or readings of one version are never the same value, so a method that subtracts two
+// draws (or two clock readings) is never EQ to one returning 0 — the engine once said EQ to both.
 #include "cli/support.hpp"
 
 namespace cli_test {
@@ -37,6 +37,7 @@ const Case kCases[] = {
     {"twoDraws", false},      // Math.random() - Math.random()
     {"twoDice", false},       // ThreadLocalRandom twice
     {"ticks", false},         // System.nanoTime() twice
+    {"since", true},          // currentTimeMillis() once in both, through a local in one
     {"pair", false},          // the same draws in the other order
 };
 

@@ -25,12 +25,13 @@ ModelResult unknownCall(ModelCall& call, const std::string& display, const std::
 /// holds its characters; 0 not modelled (floating point, an object's toString); -1 the path ended.
 int textOfValue(ModelCall& call, Term value, char kind, std::vector<Term>& out);
 /// What an unmodelled call's result depends on besides its arguments (unknown.cpp), appended
-/// to `args`: the run, for the clock and identity hashes (never shared between the versions),
-/// and the call's number on its side, for the clock and for random seeds and draws (a new value
-/// at each call). Random numbers are coupled between the versions: the old version's k-th
-/// unseeded generator or Math.random() is the new version's k-th, so identical code draws the
-/// same numbers and an EQ holds for every seed, while a NEQ on such values stays MAYBE_NEQ (they
-/// are uninterpreted). A generator's draws are functions of its state, which each draw renews.
+/// to `args`: the run, for identity hashes (never shared between the versions), and the call's
+/// number on its side, for the clock and for random seeds and draws (a new value at each call).
+/// Clock readings and random numbers are coupled between the versions: the old version's k-th
+/// reading, unseeded generator or Math.random() is the new version's k-th, so identical code
+/// sees the same time and draws the same numbers and an EQ holds for every clock and seed, while
+/// a NEQ on such values stays MAYBE_NEQ (they are uninterpreted). A generator's draws are
+/// functions of its state, which each draw renews.
 void appendSources(ModelCall& call, std::vector<terms::Term>& args);
 /// An invokedynamic call site the engine does not model (unknown.cpp).
 ModelResult invokeDynamicCall(ModelCall& call);

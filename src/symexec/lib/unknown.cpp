@@ -198,7 +198,7 @@ bool neverNull(const std::string& owner, const std::string& name) {
 enum class Source {
   Arguments,  // only its arguments
   PerObject,  // the run's identity hash of an object: the same object, the same value; never shared
-  Clock,      // the clock: each call a new value, never shared between the versions
+  Clock,      // the clock: each call a new value; the versions' k-th readings shared
   Random,     // a new random seed or draw: each call a new value; the versions' k-th ones shared
 };
 
@@ -474,8 +474,10 @@ void registerUnknownCallModels(LibraryRegistry& r) {
 
 void appendSources(ModelCall& c, std::vector<Term>& args) {
   const Source source = sourceOf(c.owner(), c.name(), c.descriptor());
-  if (source == Source::PerObject || source == Source::Clock)
+  if (source == Source::PerObject)
     args.push_back(c.tm().apply("run#" + std::to_string(c.side().index()), FunKind::Library, Sort::Int, {}));
+  if (source == Source::Clock)  // (the mark tells the witness stage that a JVM run cannot repeat it)
+    args.push_back(c.tm().apply("clock#", FunKind::Library, Sort::Int, {}));
   if (source == Source::Clock || source == Source::Random)
     args.push_back(c.tm().intLit(c.nextCallNumber(c.owner() + "." + c.name() + c.descriptor())));
 }

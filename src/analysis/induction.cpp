@@ -85,13 +85,14 @@ std::vector<symexec::CoupledLoop> couplableLoops(const Prepared& p, const diff::
 
 namespace {
 
-/// Run a proof-only iteration (`plan`: coupled loops or shared recursion) with a share of the
-/// time left; its EQ becomes the run's only iteration, anything else leaves the run as it was
-/// (the attempt's time counted) with a note saying what the attempt found.
+/// Append `note` to the run's induction note (the recursion rule's, then the loops').
 void addNote(RunResult& run, const std::string& note) {
   run.induction_note += (run.induction_note.empty() ? "" : "; ") + note;
 }
 
+/// Run a proof-only iteration (`plan`: coupled loops or shared recursion) with a share of the
+/// time left; its EQ becomes the run's only iteration, anything else leaves the run as it was
+/// (the attempt's time counted) with a note saying what the attempt found.
 bool attemptProof(IterationEnv& env, RunResult& run, const IterationPlan& plan, const std::string& label) {
   const Options& o = *env.options;
   const Clock::time_point runDeadline = env.deadline;

@@ -370,7 +370,10 @@ void WitnessStage::addJvmInputs(int index, std::vector<witness::InputValue> args
 void WitnessStage::warmUpJvm() {
   const Options& o = *env_.options;
   if (renv_.session || (o.replay != "auto" && o.replay != "jvm")) return;
-  if (onClassPaths(env_.prepared)) return;  // (two JVMs of their own, without a session)
+  // Versions on class paths start JVMs of their own with the replay: a session JVM would boot
+  // sooner, but its class loader per request costs more than it saves on a single run (it is
+  // used when the caller keeps one for many runs, as the release diff's workers do).
+  if (onClassPaths(env_.prepared)) return;
   const double left = std::chrono::duration<double>(env_.deadline - Clock::now()).count() - o.time.jvm_reserve_s;
   if (left < o.time.jvm_min_s) return;  // (replayAllInJvm would not start one either)
   own_jvm_ = std::make_unique<witness::JvmSession>();

@@ -15,25 +15,32 @@ class RenewingSolver final : public Solver {
  public:
   explicit RenewingSolver(std::function<std::unique_ptr<Solver>()> make) : make_(std::move(make)), inner_(make_()) {}
   ~RenewingSolver() override { abandonIfRetired(); }
+  // Every call first renews a solver that retired meanwhile: one that shares its context with
+  // a solver whose check overran retires with it, between two of its own calls.
   void push() override {
+    renewIfRetired();
     inner_->push();
     frames_.emplace_back();
   }
   void pop(unsigned levels) override {
+    renewIfRetired();
     inner_->pop(levels);
     frames_.resize(frames_.size() - std::min<std::size_t>(levels, frames_.size() - 1));
   }
   unsigned levels() const override { return inner_->levels(); }
   void add(Term t) override {
+    renewIfRetired();
     inner_->add(t);
     frames_.back().push_back(t);
   }
   CheckResult check(const std::vector<Term>& assumptions) override {
+    renewIfRetired();
     CheckResult r = inner_->check(assumptions);
     renewIfRetired();
     return r;
   }
   CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
+    renewIfRetired();
     CheckResult r = inner_->checkForall(body, universal);
     renewIfRetired();
     return r;

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cmath>
 #include <cstring>
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,14 +34,110 @@ using terms::Sort;
 using terms::Term;
 using Clock = std::chrono::steady_clock;
 
+// Creating a Z3 context is expensive on this kind of machine: its constructor fills two hash
+// tables of 8 MB each, and first-touching that fresh memory costs 40-60 ms per context in this
+// virtual machine (docs/architecture.md, "Solver contexts") — most of a short run, which makes
+// a dozen solvers (classification and branch feasibility per iteration, one per proof attempt,
+// and under Java arithmetic a math-first side for each). So the solvers that one thread
+// creates share one context (the solver kind `Main`, and the math-first sides their own), and
+// a context whose solvers are all gone goes back to a pool for the next thread or run.
+//
+// Sharing is safe because a thread uses its solvers one at a time: a check runs on the
+// solver's worker thread while its caller waits. The one exception is a check that ignores
+// its limit: the solver running it retires with its worker still inside Z3, and the context
+// is *tainted* — every other solver on it retires too at its next call (the renewing wrapper
+// moves it to a fresh context), leaks its Z3 objects instead of freeing them, and the context
+// is never reused.
+struct SharedContext {
+  z3::context ctx;
+  std::atomic<bool> tainted{false};
+};
+
+class ContextPool {
+ public:
+  enum Kind { Main = 0, MathFirst = 1 };
+
+  std::shared_ptr<SharedContext> acquire(Kind kind) {
+    const auto key = std::make_pair(std::this_thread::get_id(), static_cast<int>(kind));
+    std::unique_ptr<SharedContext> fresh;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      for (auto it = current_.begin(); it != current_.end();)
+        it = it->second.expired() ? current_.erase(it) : std::next(it);
+      if (auto it = current_.find(key); it != current_.end())
+        if (auto sp = it->second.lock(); sp && !sp->tainted) return sp;
+      if (!free_.empty()) {
+        fresh = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    if (!fresh) {
+      fresh = std::make_unique<SharedContext>();  // outside the lock: tens of ms
+      ++created_;
+    }
+    std::shared_ptr<SharedContext> sp(fresh.release(), [](SharedContext* c) { contextPool().release(c); });
+    std::lock_guard<std::mutex> l(mu_);
+    current_[key] = sp;
+    return sp;
+  }
+
+  std::uint64_t created() const { return created_; }
+
+  static ContextPool& contextPool() {
+    static ContextPool* pool = new ContextPool;  // never destroyed: no order problem at exit
+    return *pool;
+  }
+
+ private:
+  void release(SharedContext* c) {
+    if (c->tainted) return;  // a runaway check may still be inside: leaked on purpose
+    std::lock_guard<std::mutex> l(mu_);
+    if (free_.size() < kKeep) free_.emplace_back(c);
+    else delete c;
+  }
+
+  static constexpr std::size_t kKeep = 4;
+  std::atomic<std::uint64_t> created_{0};
+  std::mutex mu_;
+  std::vector<std::unique_ptr<SharedContext>> free_;
+  std::map<std::pair<std::thread::id, int>, std::weak_ptr<SharedContext>> current_;
+};
+
+struct Axiom {
+  z3::expr e;
+  unsigned level;
+  bool asserted;
+};
+
+/// Everything a Z3Solver holds of its context, in one allocation: freed with the solver, or
+/// leaked when the context is tainted (freeing would race with the runaway check).
+struct Z3Objects {
+  Z3Objects(z3::context& ctx, terms::TermManager& tm, const SolverOptions& opt)
+      : solver(ctx, z3::solver::simple()),
+        fpSolver(z3::tactic(ctx, "qffpbv").mk_solver()),
+        tr(ctx, tm, opt.model_override.value_or(tm.arith()), opt.bound_integer_inputs, opt.exact_fp_remainder) {}
+  z3::solver solver;
+  z3::solver fpSolver;
+  std::optional<z3::solver> nlSolver;
+  detail::Translator tr;
+  std::vector<Axiom> axioms;
+  std::optional<z3::model> model;
+};
+
 class Z3Solver final : public Solver {
  public:
   Z3Solver(terms::TermManager& tm, const SolverOptions& opt)
       : tm_(tm),
         opt_(opt),
-        solver_(ctx_, z3::solver::simple()),
-        fpSolver_(z3::tactic(ctx_, "qffpbv").mk_solver()),
-        tr_(ctx_, tm, opt.model_override.value_or(tm.arith()), opt.bound_integer_inputs, opt.exact_fp_remainder),
+        shared_(ContextPool::contextPool().acquire(ContextPool::Main)),
+        ctx_(shared_->ctx),
+        z_(new Z3Objects(ctx_, tm, opt)),
+        solver_(z_->solver),
+        fpSolver_(z_->fpSolver),
+        nlSolver_(z_->nlSolver),
+        tr_(z_->tr),
+        axioms_(z_->axioms),
+        model_(z_->model),
         math_(opt.math_first && java() ? new MathSide(tm) : nullptr) {
     mathOn_ = math_ != nullptr;
     z3::params p(ctx_);
@@ -52,14 +149,14 @@ class Z3Solver final : public Solver {
   }
 
   void push() override {
-    if (poisoned_) {
+    if (dead()) {
       ++level_;
       return;
     }
     flushAxioms();
     solver_.push();
     if (java()) fpSolver_.push();
-    if (mathOn_) math_->solver.push();
+    if (mathLive()) math_->solver.push();
     termLevels_.emplace_back();
     fpLevels_.push_back(fpLevels_.back());
     ++level_;
@@ -68,13 +165,13 @@ class Z3Solver final : public Solver {
   void pop(unsigned n) override {
     if (n > level_) throw SolverError("pop(" + std::to_string(n) + ") below level 0");
     if (n == 0) return;
-    if (poisoned_) {
+    if (dead()) {
       level_ -= n;
       return;
     }
     solver_.pop(n);
     if (java()) fpSolver_.pop(n);
-    if (mathOn_) math_->solver.pop(n);
+    if (mathLive()) math_->solver.pop(n);
     termLevels_.resize(termLevels_.size() - n);
     fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
@@ -89,7 +186,7 @@ class Z3Solver final : public Solver {
 
   void add(Term t) override {
     requireBool(t);
-    if (poisoned_) return;
+    if (dead()) return;
     z3::expr e = translate(t);
     flushAxioms();
     // A floating-point assertion never goes to the incremental kernel: every later check of
@@ -100,14 +197,14 @@ class Z3Solver final : public Solver {
       fpSolver_.add(e);
       if (tr_.hasFloating(t)) fpLevels_.back() = true;
     }
-    if (mathOn_) mathAdd(t);
+    if (mathLive()) mathAdd(t);
     termLevels_.back().push_back(t);
     model_.reset();
     folded_.reset();
   }
 
   CheckResult check(const std::vector<Term>& assumptions) override {
-    if (poisoned_) return retiredResult();
+    if (dead()) return retiredResult();
     model_.reset();
     folded_.reset();
     std::vector<z3::expr> assume;
@@ -122,7 +219,7 @@ class Z3Solver final : public Solver {
     } catch (const z3::exception& e) {
       throw SolverError(std::string("Z3 rejected a term: ") + e.msg());
     }
-    if (useFp && mathOn_ && !poisoned_) {
+    if (useFp && mathLive() && !poisoned_) {
       std::vector<z3::expr> pins;
       std::unordered_map<Term, Term, terms::TermHash> values;
       if (mathCandidate(assumptions, pins, values)) {
@@ -211,6 +308,7 @@ class Z3Solver final : public Solver {
           l.unlock();
           worker.detach();
           ms.ctx.interrupt();
+          ms.shared->tainted = true;
           (void)math_.release();  // intentionally leaked: the detached check still uses it
           mathOn_ = false;
           return false;
@@ -265,7 +363,7 @@ class Z3Solver final : public Solver {
   }
 
   CheckResult checkForall(Term body, const std::vector<Term>& universal) override {
-    if (poisoned_) return retiredResult();
+    if (dead()) return retiredResult();
     model_.reset();
     folded_.reset();
     requireBool(body);
@@ -402,6 +500,10 @@ class Z3Solver final : public Solver {
   Model model(const std::vector<Term>& vars) override {
     if (!model_) throw SolverError("model() needs a preceding Sat check");
     Model m;
+    if (dead()) {  // the context is another check's now: every value stays unknown
+      for (Term v : vars) m.values.push_back(ModelValue{v, {}, {}});
+      return m;
+    }
     for (Term v : vars) {
       if (tm_.op(v) != terms::Op::Var) throw SolverError("model(): not a variable: " + tm_.toString(v));
       ModelValue mv;
@@ -434,6 +536,7 @@ class Z3Solver final : public Solver {
         return v;
       }
     }
+    if (dead()) return std::nullopt;  // the context is another check's now
     z3::expr val = model_->eval(translate(t), true);
     std::string text;
     auto lit = toLiteral(val, tm_.sort(t), &text);
@@ -467,7 +570,7 @@ class Z3Solver final : public Solver {
   std::uint64_t checks() const override { return checks_; }
   double checkSeconds() const override { return seconds_; }
 
-  bool retired() const override { return poisoned_; }
+  bool retired() const override { return poisoned_ || shared_->tainted; }
 
   ~Z3Solver() override {
     if (worker_.joinable()) {
@@ -478,9 +581,27 @@ class Z3Solver final : public Solver {
       wcv_.notify_all();
       worker_.join();  // a retired solver waits here for Z3 to come back before freeing it
     }
+    if (shared_->tainted) (void)z_.release();  // another solver's runaway check may be inside
+    if (math_ && math_->shared->tainted) (void)math_.release();
   }
 
  private:
+  /// True once this solver must not touch its context again: it retired, or another solver
+  /// sharing the context did (its check may still be running inside Z3).
+  bool dead() {
+    if (!poisoned_ && shared_->tainted) poisoned_ = true;
+    return poisoned_;
+  }
+
+  /// Math first is on and its context usable (a math-first side sharing it may have overrun).
+  bool mathLive() {
+    if (mathOn_ && math_ && math_->shared->tainted) {
+      (void)math_.release();  // never touched again, not even to free it
+      mathOn_ = false;
+    }
+    return mathOn_;
+  }
+
   /// Math model, a query the SMT core left undecided: when it is pure nonlinear real and
   /// integer arithmetic (no function symbol: transcendental functions and abstractions have no
   /// decision procedure there), Z3's nlsat procedure gets it once more within a budget
@@ -592,6 +713,7 @@ class Z3Solver final : public Solver {
     auto limit = std::chrono::milliseconds(static_cast<long long>(timeoutMs_) + opt_.retire_grace_ms);
     if (!wcv_.wait_for(lock, limit, [this] { return taskDone_; })) {
       poisoned_ = true;  // the worker still runs the check
+      shared_->tainted = true;
       return z3::unknown;
     }
     error = box->second;
@@ -605,12 +727,6 @@ class Z3Solver final : public Solver {
   std::function<void()> task_;
   bool taskDone_ = false, stopWorker_ = false;
   bool poisoned_ = false;
-
-  struct Axiom {
-    z3::expr e;
-    unsigned level;
-    bool asserted;
-  };
 
   void requireBool(Term t) {
     if (tm_.sort(t) != Sort::Bool) throw SolverError("not a boolean term: " + tm_.toString(t));
@@ -711,17 +827,26 @@ class Z3Solver final : public Solver {
 
   terms::TermManager& tm_;
   SolverOptions opt_;
-  z3::context ctx_;
-  z3::solver solver_;    // incremental SMT kernel: Math model, and Java queries without floats
-  z3::solver fpSolver_;  // qffpbv tactic solver: Java queries with floating point
-  std::optional<z3::solver> nlSolver_;  // qfnra-nlsat tactic solver: undecided nonlinear math queries
+  std::shared_ptr<SharedContext> shared_;
+  z3::context& ctx_;
+  std::unique_ptr<Z3Objects> z_;
+  z3::solver& solver_;    // incremental SMT kernel: Math model, and Java queries without floats
+  z3::solver& fpSolver_;  // qffpbv tactic solver: Java queries with floating point
+  std::optional<z3::solver>& nlSolver_;  // qfnra-nlsat tactic solver: undecided nonlinear math queries
+  detail::Translator& tr_;
+  std::vector<Axiom>& axioms_;
+  std::optional<z3::model>& model_;
   std::uint64_t nonlinearDecided_ = 0;
-  detail::Translator tr_;
-  // Math first: the same assertions over unbounded integers and reals, in a context of its own.
+  // Math first: the same assertions over unbounded integers and reals, in a context of the
+  // math-first kind (shared like the main one).
   struct MathSide {
     explicit MathSide(terms::TermManager& tm)
-        : solver(ctx, z3::solver::simple()), tr(ctx, tm, terms::Arith::Math, true, false) {}
-    z3::context ctx;
+        : shared(ContextPool::contextPool().acquire(ContextPool::MathFirst)),
+          ctx(shared->ctx),
+          solver(ctx, z3::solver::simple()),
+          tr(ctx, tm, terms::Arith::Math, true, false) {}
+    std::shared_ptr<SharedContext> shared;  // an overrun check leaks the whole MathSide, this with it
+    z3::context& ctx;
     z3::solver solver;
     detail::Translator tr;
   };
@@ -735,8 +860,6 @@ class Z3Solver final : public Solver {
   bool mathOn_ = false;
   std::uint64_t mathHits_ = 0;
   std::vector<bool> fpLevels_;  // per scope: a floating-point assertion is on the stack
-  std::vector<Axiom> axioms_;
-  std::optional<z3::model> model_;
   std::optional<std::unordered_map<Term, Term, terms::TermHash>> folded_;  // model_ came from folding
   std::vector<std::vector<Term>> termLevels_{std::vector<Term>{}};          // asserted terms per scope
   std::map<std::string, std::uint64_t> refIds_;
@@ -752,6 +875,8 @@ class Z3Solver final : public Solver {
 };
 
 }  // namespace
+
+std::uint64_t z3ContextsCreated() { return ContextPool::contextPool().created(); }
 
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
   return makeRenewingSolver([&tm, options] { return std::make_unique<Z3Solver>(tm, options); });

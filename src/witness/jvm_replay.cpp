@@ -604,12 +604,32 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   std::string output;
   bool timedOut = false;
   bool ran = false;
+  auto path = [&](const std::vector<std::string>& entries) {
+    std::vector<std::string> out{classDir};
+    out.insert(out.end(), entries.begin(), entries.end());
+    return out;
+  };
+  // A session JVM (started early, reused) runs each driver in a class loader over its class
+  // path; without one, or when a path cannot travel in its request, JVMs of their own do.
   if (split && drivers.size() == 1) {  // both versions over their one class path
-    std::string cp = classDir;
-    for (const std::string& e : env.old_classpath) cp += ":" + e;
-    ran = runWithTimeout(jvmCommand(java, cp, drivers[0].first), env.jvm_timeout_s, output, timedOut);
+    if (!(env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, output, timedOut))) {
+      std::string cp = classDir;
+      for (const std::string& e : env.old_classpath) cp += ":" + e;
+      ran = runWithTimeout(jvmCommand(java, cp, drivers[0].first), env.jvm_timeout_s, output, timedOut);
+    } else {
+      ran = true;
+    }
   } else if (split) {
-    ran = runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
+    std::string oldOut, newOut;
+    bool oldTimedOut = false, newTimedOut = false;
+    if (env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, oldOut, oldTimedOut) &&
+        env.session->run(path(env.new_classpath), drivers[1].first, env.jvm_timeout_s, newOut, newTimedOut)) {
+      output = detail::completeLines(oldOut) + detail::completeLines(newOut);
+      timedOut = oldTimedOut || newTimedOut;
+      ran = true;
+    } else {
+      ran = runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
+    }
   } else {
     ran = env.session ? env.session->run(classDir, base, env.jvm_timeout_s, output, timedOut)
                       : runWithTimeout(jvmCommand(java, classDir, base), env.jvm_timeout_s, output, timedOut);

@@ -35,39 +35,64 @@ namespace {
 constexpr const char* kServer = "PasdaReplayServer";
 constexpr const char* kReady = "PASDA-SERVER ready";
 
-/// Server code: local 5 := a URLClassLoader over the directory before the tab of line (local
-/// 2), parented by the platform loader (local 3: the tab's index, local 4: the URL array).
+/// Server code: local 5 := a URLClassLoader over the class path before the last tab of line
+/// (local 2; its entries separated by tabs), parented by the platform loader, and made the
+/// thread's context loader. Locals: 3 the last tab's index, 4 the URL array, 9 the entries,
+/// 10 the loop index.
 void emitLoaderOfLine(product::Assembler& a, jvm::ClassFile& cf) {
   using O = Opcode;
   a.load('L', 2);
   a.iconst('\t');
-  a.invoke(O::invokevirtual, "java/lang/String", "indexOf", "(I)I");
+  a.invoke(O::invokevirtual, "java/lang/String", "lastIndexOf", "(I)I");
   a.store('I', 3);
-  a.iconst(1);
-  a.op(O::anewarray);
-  a.u2(cf.pool.addClass("java/net/URL"));
-  a.store('L', 4);
-  a.load('L', 4);
-  a.iconst(0);
-  a.newObject("java/io/File");
-  a.op(O::dup);
   a.load('L', 2);
   a.iconst(0);
   a.load('I', 3);
   a.invoke(O::invokevirtual, "java/lang/String", "substring", "(II)Ljava/lang/String;");
+  a.ldcString("\t");
+  a.invoke(O::invokevirtual, "java/lang/String", "split", "(Ljava/lang/String;)[Ljava/lang/String;");
+  a.store('L', 9);
+  a.load('L', 9);
+  a.op(O::arraylength);
+  a.op(O::anewarray);
+  a.u2(cf.pool.addClass("java/net/URL"));
+  a.store('L', 4);
+  a.iconst(0);
+  a.store('I', 10);
+  const int test = a.newLabel(), done = a.newLabel();
+  a.bind(test);
+  a.load('I', 10);
+  a.load('L', 9);
+  a.op(O::arraylength);
+  a.jump(O::if_icmpge, done);
+  a.load('L', 4);
+  a.load('I', 10);
+  a.newObject("java/io/File");
+  a.op(O::dup);
+  a.load('L', 9);
+  a.load('I', 10);
+  a.op(O::aaload);
   a.invoke(O::invokespecial, "java/io/File", "<init>", "(Ljava/lang/String;)V");
   a.invoke(O::invokevirtual, "java/io/File", "toURI", "()Ljava/net/URI;");
   a.invoke(O::invokevirtual, "java/net/URI", "toURL", "()Ljava/net/URL;");
   a.op(O::aastore);
+  a.op(O::iinc);
+  a.u1(10);
+  a.u1(1);
+  a.jump(O::goto_, test);
+  a.bind(done);
   a.newObject("java/net/URLClassLoader");
   a.op(O::dup);
   a.load('L', 4);
   a.invoke(O::invokestatic, "java/lang/ClassLoader", "getPlatformClassLoader", "()Ljava/lang/ClassLoader;");
   a.invoke(O::invokespecial, "java/net/URLClassLoader", "<init>", "([Ljava/net/URL;Ljava/lang/ClassLoader;)V");
   a.store('L', 5);
+  a.invoke(O::invokestatic, "java/lang/Thread", "currentThread", "()Ljava/lang/Thread;");
+  a.load('L', 5);
+  a.invoke(O::invokevirtual, "java/lang/Thread", "setContextClassLoader", "(Ljava/lang/ClassLoader;)V");
 }
 
-/// Server code: load the class named after the tab of line (local 2) in loader (local 5) and
+/// Server code: load the class named after the last tab of line (local 2) in loader (local 5) and
 /// invoke its main with no arguments.
 void emitRunMainOfLine(product::Assembler& a, jvm::ClassFile& cf) {
   using O = Opcode;
@@ -110,9 +135,10 @@ void emitRunMainOfLine(product::Assembler& a, jvm::ClassFile& cf) {
   a.op(O::pop);
 }
 
-// The server's main: for each line "<dir>\t<class>" of standard input, load <class> in a new
-// URLClassLoader over <dir> (parent: the platform loader, so nothing of the server's own class
-// path is visible), invoke its main(String[]), and print the terminator line.
+// The server's main: for each line "<entry>\t...\t<entry>\t<class>" of standard input, load
+// <class> in a new URLClassLoader over the entries (parent: the platform loader, so nothing of
+// the server's own class path is visible), invoke its main(String[]), and print the terminator
+// line.
 jvm::ClassFile buildServer() {
   using O = Opcode;
   jvm::ClassFile cf;
@@ -155,7 +181,7 @@ jvm::ClassFile buildServer() {
   a.jump(O::goto_, loop);
   std::vector<jvm::ExceptionHandler> handlers{{start, end, handler, cf.pool.addClass("java/lang/Throwable")}};
   cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V",
-                                           a.finish(), 10, 9, std::move(handlers)));
+                                           a.finish(), 10, 11, std::move(handlers)));
   return cf;
 }
 
@@ -244,11 +270,25 @@ int JvmSession::requests() const { return impl_->requests; }
 
 bool JvmSession::run(const std::string& classDir, const std::string& driverClass, double timeoutS, std::string& output,
                      bool& timedOut) {
+  return run(std::vector<std::string>{classDir}, driverClass, timeoutS, output, timedOut);
+}
+
+bool JvmSession::run(const std::vector<std::string>& classPath, const std::string& driverClass, double timeoutS,
+                     std::string& output, bool& timedOut) {
   Impl& I = *impl_;
   timedOut = false;
+  std::string request;
+  for (const std::string& e : classPath) {
+    if (e.find_first_of("\t\n\r") != std::string::npos) return false;
+    request += e + "\t";
+  }
+  if (classPath.empty() || driverClass.find_first_of("\t\n\r") != std::string::npos) return false;
+  std::string dotted = driverClass;  // Class.forName takes the binary name
+  for (char& c : dotted)
+    if (c == '/') c = '.';
+  request += dotted + "\n";
   if (I.pid < 0 && !I.start()) return false;
   ++I.requests;
-  const std::string request = classDir + "\t" + driverClass + "\n";
   const struct sigaction ignore = [] {
     struct sigaction sa {};
     sa.sa_handler = SIG_IGN;

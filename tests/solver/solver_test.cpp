@@ -432,3 +432,75 @@ TEST(SolverQuantifiers, NullSolverDoesNotClaimAnAnswer) {
 }
 
 }  // namespace
+
+TEST(SolverContexts, SolversOfOneThreadShareOneContext) {
+  // Creating a context costs tens of milliseconds here (docs/architecture.md, "Solver
+  // contexts"): the solvers of one thread, and those created after them, share one.
+  TermManager tm(Arith::Math);
+  SolverOptions o;
+  const std::uint64_t before = z3ContextsCreated();
+  std::vector<std::unique_ptr<Solver>> solvers;
+  for (int i = 0; i < 5; ++i) {
+    solvers.push_back(makeZ3Solver(tm, o));
+    Term x = tm.var("x", Sort::Int);
+    solvers.back()->add(tm.ge(x, tm.intLit(i)));
+  }
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(solvers[i]->check({tm.lt(tm.var("x", Sort::Int), tm.intLit(i))}).status, Status::Unsat) << i;
+    EXPECT_EQ(solvers[i]->check({tm.eq(tm.var("x", Sort::Int), tm.intLit(i))}).status, Status::Sat) << i;
+  }
+  solvers.clear();
+  auto later = makeZ3Solver(tm, o);
+  EXPECT_EQ(later->check({tm.eq(tm.var("y", Sort::Int), tm.intLit(3))}).status, Status::Sat);
+  EXPECT_LE(z3ContextsCreated() - before, 1u);
+  // Another thread gets a context of its own (the first one is still in use here).
+  std::uint64_t inThread = 0;
+  std::thread([&] {
+    const std::uint64_t start = z3ContextsCreated();
+    auto s = makeZ3Solver(tm, o);
+    EXPECT_EQ(s->check({tm.eq(tm.var("z", Sort::Int), tm.intLit(1))}).status, Status::Sat);
+    inThread = z3ContextsCreated() - start;
+  }).join();
+  EXPECT_LE(inThread, 1u);
+}
+
+TEST(SolverContexts, ARunawayCheckRetiresTheSolversSharingItsContextAndTheyGoOnElsewhere) {
+  // Two solvers of one thread share a context; a check of the first that overruns its limit
+  // (Z3 still inside it) must not let the second touch that context again. The second goes on
+  // with its assertions on a fresh context and answers as before.
+  TermManager tm(Arith::Math);
+  SolverOptions o;
+  o.retire_grace_ms = 0;
+  o.nonlinear_ms = 0;
+  auto runaway = makeZ3Solver(tm, o);
+  auto bystander = makeZ3Solver(tm, SolverOptions{});
+  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
+  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
+  Term one = tm.longLit(1);
+  bystander->add(tm.ge(x, tm.longLit(10)));
+  bystander->push();
+  bystander->add(tm.le(x, tm.longLit(12)));
+  ASSERT_EQ(bystander->check({tm.eq(x, tm.longLit(11))}).status, Status::Sat);
+  const std::vector<Term> hard = {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(x, one), tm.ge(y, one), tm.ge(z, one)};
+  bool overran = false;
+  for (int attempt = 0; attempt < 200 && !overran; ++attempt) {
+    runaway->setTimeoutMs(1);
+    CheckResult r = runaway->check(hard);
+    overran = r.reason.find("retired") != std::string::npos;
+  }
+  ASSERT_TRUE(overran) << "no check overran its 1 ms limit in 200 attempts";
+  EXPECT_TRUE(bystander->retired()) << "a solver sharing the runaway check's context must stop using it";
+  // The bystander renews before its next call; its answers are those of its assertions.
+  EXPECT_EQ(bystander->levels(), 1u);
+  EXPECT_EQ(bystander->check({tm.eq(x, tm.longLit(13))}).status, Status::Unsat);
+  CheckResult r = bystander->check({tm.eq(x, tm.longLit(12))});
+  EXPECT_EQ(r.status, Status::Sat) << r.reason;
+  EXPECT_EQ(bystander->model({x}).lookup(x), tm.longLit(12));
+  bystander->pop(1);
+  EXPECT_EQ(bystander->check({tm.eq(x, tm.longLit(20))}).status, Status::Sat);
+  EXPECT_EQ(bystander->check({tm.eq(x, tm.longLit(9))}).status, Status::Unsat);
+  EXPECT_FALSE(bystander->retired());
+  // A solver made now gets a context the runaway check is not in.
+  auto next = makeZ3Solver(tm, SolverOptions{});
+  EXPECT_EQ(next->check({tm.eq(y, tm.longLit(2))}).status, Status::Sat);
+}

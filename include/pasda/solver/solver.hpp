@@ -114,8 +114,15 @@ class Solver {
   virtual double checkSeconds() const = 0;
 };
 
-/// The Z3 backend: one long-lived Z3 context per solver object, reused across queries.
+/// The Z3 backend. The solvers one thread creates share one long-lived Z3 context (and their
+/// math-first sides another); a context whose solvers are gone is pooled for the next ones. A
+/// check that overruns its limit retires every solver of its context, which the returned
+/// wrapper renews on a fresh context with the same assertions (docs/architecture.md,
+/// "Solver contexts").
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options);
+
+/// How many Z3 contexts this process has created so far (for tests and benchmarks).
+std::uint64_t z3ContextsCreated();
 
 }  // namespace pasda::solver
 

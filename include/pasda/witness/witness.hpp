@@ -82,8 +82,9 @@ struct ReplayEnv {
 };
 
 /// A JVM started once and reused for many replays: a small generated server class reads one
-/// request per line ("<class dir>\t<driver class>"), runs the driver's main in a fresh class
-/// loader (so every replay sees freshly initialised classes) and answers with a terminator
+/// request per line (the class path's entries and the driver class, separated by tabs), runs
+/// the driver's main in a fresh class loader over those entries (so every replay sees freshly
+/// initialised classes, and each version its own class path) and answers with a terminator
 /// line. A JVM that dies or overruns a request's time limit is killed and started again on
 /// the next request. Not thread-safe: one session per thread (or process).
 class JvmSession {
@@ -97,6 +98,10 @@ class JvmSession {
   /// no JVM can be started (no java, ...); `timedOut` when the limit was hit.
   bool run(const std::string& classDir, const std::string& driverClass, double timeoutS, std::string& output,
            bool& timedOut);
+  /// The same over a class path of several entries (directories or jars). False also when an
+  /// entry cannot travel in a request (a tab or a line break in its name).
+  bool run(const std::vector<std::string>& classPath, const std::string& driverClass, double timeoutS,
+           std::string& output, bool& timedOut);
   /// Starts the JVM now, without waiting for it, so that it boots while the caller goes on
   /// working; the first run() then finds it ready. False when no JVM can be started.
   bool warmUp();

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -58,6 +59,13 @@ class ContextPool {
   enum Kind { Main = 0, MathFirst = 1 };
 
   std::shared_ptr<SharedContext> acquire(Kind kind) {
+    static const bool privateContexts = std::getenv("PASDA_Z3_PRIVATE_CONTEXTS") != nullptr;  // diagnostics
+    if (privateContexts) {
+      ++created_;
+      return std::shared_ptr<SharedContext>(new SharedContext, [](SharedContext* c) {
+        if (!c->tainted) delete c;
+      });
+    }
     const auto key = std::make_pair(std::this_thread::get_id(), static_cast<int>(kind));
     std::unique_ptr<SharedContext> fresh;
     {

@@ -68,6 +68,49 @@ TEST(JvmSession, AReplayThatOverrunsGetsAFreshJvmNextTime) {
   EXPECT_EQ(session.starts(), 2);
 }
 
+TEST(JvmSession, VersionsOnClassPathsReplayInTheSessionLikeInJvmsOfTheirOwn) {
+  // Two releases of one class (the release diff): each version's driver runs in a class loader
+  // over its own class path, in the one session JVM, one request per version.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/release/lib";
+  pasda::witness::ReplayEnv env;
+  env.old_classpath = {root + "/old"};
+  env.new_classpath = {root + "/new"};
+  ASSERT_FALSE(pasda::witness::replaysInOneJvm(env, "fixtures.release.lib.Calc", "fixtures.release.lib.Calc"));
+  const std::vector<std::vector<InputValue>> in = {{I(5)}, {I(101)}};
+  TempDir a("split-own"), b("split-session");
+  auto own = pasda::witness::replayJvm(a.path.string(), env, "fixtures.release.lib.Calc", "fixtures.release.lib.Calc",
+                                       "price", "(I)I", in);
+  JvmSession session;
+  env.session = &session;
+  auto shared = pasda::witness::replayJvm(b.path.string(), env, "fixtures.release.lib.Calc",
+                                          "fixtures.release.lib.Calc", "price", "(I)I", in);
+  ASSERT_TRUE(own.has_value() && shared.has_value());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ((*shared)[i].old_out, (*own)[i].old_out);
+    EXPECT_EQ((*shared)[i].new_out, (*own)[i].new_out);
+    EXPECT_EQ((*shared)[i].differs, (*own)[i].differs);
+    EXPECT_TRUE((*shared)[i].note.empty()) << (*shared)[i].note;
+  }
+  EXPECT_EQ((*shared)[1].old_out, "1010");
+  EXPECT_EQ((*shared)[1].new_out, "1011");
+  EXPECT_TRUE((*shared)[1].differs);
+  EXPECT_FALSE((*shared)[0].differs);
+  EXPECT_EQ(session.starts(), 1);
+  EXPECT_EQ(session.requests(), 2);  // the old version's driver, then the new one's
+  // Both versions in one package on one class path: one request.
+  pasda::witness::ReplayEnv one;
+  one.old_classpath = one.new_classpath = {std::string(PASDA_FIXTURE_CLASSES) + "/witness/onepath"};
+  one.session = &session;
+  TempDir c("onepath-session");
+  auto jvm = pasda::witness::replayJvm(c.path.string(), one, "onepath.OldV", "onepath.NewV", "f", "(I)I", {{I(9)}});
+  ASSERT_TRUE(jvm.has_value());
+  EXPECT_EQ((*jvm)[0].old_out, "10");
+  EXPECT_EQ((*jvm)[0].new_out, "11");
+  EXPECT_EQ(session.requests(), 3);
+  EXPECT_EQ(session.starts(), 1);
+}
+
 TEST(JvmSession, NoJavaMeansNoReplay) {
   Pair p("witness/mixed", "fixtures/witness/mixed/Mixed", "wave", "(D)D");
   TempDir a("nojava-session");

@@ -194,7 +194,7 @@ ModelResult arraySet(ModelCall& c) {
   }
   if (auto stop = checkIndex(c, idx, len)) return *stop;
   const std::int64_t k = concreteIndex(c, idx, length);
-  if (k < 0) return c.ended();
+  if (k < 0 || static_cast<std::size_t>(k) >= length) return c.ended();  // contradicts the check passed
   Object& target = c.object(a);
   target.dirty = true;
   target.ident = Term{};
@@ -215,7 +215,7 @@ ModelResult arrayGet(ModelCall& c) {
   if (arr.elem_sort == Sort::Ref) {
     if (auto stop = checkIndex(c, idx, len)) return *stop;
     const std::int64_t k = concreteIndex(c, idx, length);
-    if (k < 0) return c.ended();
+    if (k < 0 || static_cast<std::size_t>(k) >= length) return c.ended();  // contradicts the check passed
     const auto at = static_cast<std::size_t>(k);
     Term e = c.object(a).elems[at];
     if (!c.isNull(e) && c.object(e).maybe_null) {  // (as aaload: its nullness decided now)
@@ -233,6 +233,9 @@ ModelResult arrayGet(ModelCall& c) {
     v = c.longArrayElement(a, idx);
   } else {
     const std::vector<Term>& elems = c.object(a).elems;
+    // An empty array passed its index check only on a path the solver left undecided, which
+    // contradicts itself: it ends.
+    if (elems.empty()) return c.ended();
     v = elems.back();
     for (std::size_t i = elems.size() - 1; i-- > 0;)
       v = tm.ite(tm.eq(idx, tm.intLit(static_cast<std::int32_t>(i))), elems[i], v);

@@ -226,6 +226,10 @@ ModelResult substring(ModelCall& c) {
     if (!bb) return c.ended();
     auto ee = concreteIndex(c, e, *bb, n);
     if (!ee) return c.ended();
+    // The path passed the bounds check, so 0 <= begin <= end <= length holds on it; values
+    // outside that were kept only because a feasibility check was left undecided: the path
+    // contradicts itself and ends (it never reads past the characters).
+    if (*bb < 0 || *ee > n || *bb > *ee) return c.ended();
     if (*bb == 0 && *ee == n) return ModelResult::value(c.receiver());  // Java returns this string itself
     return ModelResult::value(newString(c, Chars(s.begin() + *bb, s.begin() + *ee)));
   });

@@ -162,9 +162,9 @@ class Z3Solver final : public Solver {
       return;
     }
     flushAxioms();
-    solver_.push();
-    if (java()) fpSolver_.push();
-    if (mathLive()) math_->solver.push();
+    uncancelled(ctx_, [&] { solver_.push(); });
+    if (java()) uncancelled(ctx_, [&] { fpSolver_.push(); });
+    if (mathLive()) uncancelled(math_->ctx, [&] { math_->solver.push(); });
     termLevels_.emplace_back();
     fpLevels_.push_back(fpLevels_.back());
     ++level_;
@@ -177,9 +177,9 @@ class Z3Solver final : public Solver {
       level_ -= n;
       return;
     }
-    solver_.pop(n);
-    if (java()) fpSolver_.pop(n);
-    if (mathLive()) math_->solver.pop(n);
+    uncancelled(ctx_, [&] { solver_.pop(n); });
+    if (java()) uncancelled(ctx_, [&] { fpSolver_.pop(n); });
+    if (mathLive()) uncancelled(math_->ctx, [&] { math_->solver.pop(n); });
     termLevels_.resize(termLevels_.size() - n);
     fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
@@ -200,9 +200,9 @@ class Z3Solver final : public Solver {
     // A floating-point assertion never goes to the incremental kernel: every later check of
     // this scope uses the tactic solver (fpLevels_), and the kernel would internalize (bit-blast)
     // it on the next push, ignoring every time limit (issue 17: tsafe/conflict hung there).
-    if (!(java() && tr_.hasFloating(t))) solver_.add(e);
+    if (!(java() && tr_.hasFloating(t))) uncancelled(ctx_, [&] { solver_.add(e); });
     if (java()) {
-      fpSolver_.add(e);
+      uncancelled(ctx_, [&] { fpSolver_.add(e); });
       if (tr_.hasFloating(t)) fpLevels_.back() = true;
     }
     if (mathLive()) mathAdd(t);
@@ -594,6 +594,27 @@ class Z3Solver final : public Solver {
   }
 
  private:
+  /// Runs `op`, one push, pop or assertion. An interrupt meant for a check that has already
+  /// returned leaves the context's cancel flag set until the next check starts (its own solver's
+  /// or, in a shared context, a neighbour's), and Z3 then refuses a push ("push canceled"): a
+  /// trivial check clears the flag and `op` runs again (measured: the flag survives until a check).
+  template <class Op>
+  static void uncancelled(z3::context& ctx, Op&& op) {
+    for (int attempt = 0;; ++attempt) {
+      try {
+        op();
+        return;
+      } catch (const z3::exception& e) {
+        if (attempt >= 3 || std::string(e.msg()).find("cancel") == std::string::npos) throw;
+        try {
+          z3::solver scratch(ctx, z3::solver::simple());
+          (void)scratch.check();
+        } catch (const z3::exception&) {
+        }
+      }
+    }
+  }
+
   /// True once this solver must not touch its context again: it retired, or another solver
   /// sharing the context did (its check may still be running inside Z3).
   bool dead() {
@@ -751,8 +772,8 @@ class Z3Solver final : public Solver {
   void flushAxioms() {
     for (auto& ax : axioms_) {
       if (ax.asserted) continue;
-      solver_.add(ax.e);
-      if (java()) fpSolver_.add(ax.e);
+      uncancelled(ctx_, [&] { solver_.add(ax.e); });
+      if (java()) uncancelled(ctx_, [&] { fpSolver_.add(ax.e); });
       ax.asserted = true;
       ax.level = level_;
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <atomic>
 #include <thread>
 
 #include "pasda/solver/solver.hpp"
@@ -503,4 +504,40 @@ TEST(SolverContexts, ARunawayCheckRetiresTheSolversSharingItsContextAndTheyGoOnE
   // A solver made now gets a context the runaway check is not in.
   auto next = makeZ3Solver(tm, SolverOptions{});
   EXPECT_EQ(next->check({tm.eq(y, tm.longLit(2))}).status, Status::Sat);
+}
+
+TEST(SolverContexts, AStaleInterruptDoesNotRefuseTheNextPushOfASolverSharingTheContext) {
+  // The watchdog interrupts a check at the deadline; the interrupt can land as that check
+  // returns and leave the context's cancel flag set. In a shared context the next push may be
+  // another solver's, which Z3 refused ("push canceled": Ell/ellpi/NEq ended as ERROR once).
+  TermManager tm(Arith::Math);
+  SolverOptions o;
+  o.timeout_ms = 2000;
+  auto a = makeZ3Solver(tm, o);
+  auto b = makeZ3Solver(tm, o);
+  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
+  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
+  const std::vector<Term> hard = {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(x, tm.longLit(1)),
+                                  tm.ge(y, tm.longLit(1)), tm.ge(z, tm.longLit(1))};
+  b->add(tm.ge(x, tm.longLit(3)));
+  for (int round = 0; round < 150; ++round) {
+    // The interrupts keep coming while the check ends (the watchdog's loop): some land in the
+    // moment after Z3 returned.
+    std::atomic<bool> done{false};
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::microseconds(200 * (round % 9)));
+      while (!done) a->interrupt();
+    });
+    a->setTimeoutMs(1 + round % 3);
+    (void)a->check(hard);
+    done = true;
+    stopper.join();
+    // Right after: the other solver pushes, asserts, checks and pops as usual.
+    b->push();
+    b->add(tm.le(x, tm.longLit(4)));
+    CheckResult r = b->check({tm.eq(x, tm.longLit(4))});
+    EXPECT_EQ(r.status, Status::Sat) << round << ": " << r.reason;
+    EXPECT_EQ(b->check({tm.eq(x, tm.longLit(5))}).status, Status::Unsat) << round;
+    b->pop(1);
+  }
 }

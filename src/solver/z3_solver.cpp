@@ -68,12 +68,17 @@ class ContextPool {
     }
     const auto key = std::make_pair(std::this_thread::get_id(), static_cast<int>(kind));
     std::unique_ptr<SharedContext> fresh;
+    // A tainted current context found here is released only after the lock (its deleter locks
+    // it too, should this be its last reference).
+    std::shared_ptr<SharedContext> current;
     {
       std::lock_guard<std::mutex> l(mu_);
       for (auto it = current_.begin(); it != current_.end();)
         it = it->second.expired() ? current_.erase(it) : std::next(it);
-      if (auto it = current_.find(key); it != current_.end())
-        if (auto sp = it->second.lock(); sp && !sp->tainted) return sp;
+      if (auto it = current_.find(key); it != current_.end()) {
+        current = it->second.lock();
+        if (current && !current->tainted) return current;
+      }
       if (!free_.empty()) {
         fresh = std::move(free_.back());
         free_.pop_back();
@@ -84,8 +89,11 @@ class ContextPool {
       ++created_;
     }
     std::shared_ptr<SharedContext> sp(fresh.release(), [](SharedContext* c) { contextPool().release(c); });
-    std::lock_guard<std::mutex> l(mu_);
-    current_[key] = sp;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      current_[key] = sp;
+    }
+    current.reset();  // (outside the lock)
     return sp;
   }
 

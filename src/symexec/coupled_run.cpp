@@ -111,7 +111,8 @@ std::optional<StepOutcome> Interpreter::coupleNew(State& s, const CoupledLoop& c
     return StepOutcome::Ended;
   }
   // The proof makes the new loop leave as the old one did (lock step).
-  const LoopOutcome& how = loopOutcomes(c.loop[Version::kOld])[old.outcome];
+  // (a copy: loopOutcomes returns a temporary vector, which a reference into it outlived)
+  const LoopOutcome how = loopOutcomes(c.loop[Version::kOld]).at(old.outcome);
   const std::vector<LoopOutcome> outs = loopOutcomes(h);
   auto same = std::find(outs.begin(), outs.end(), how);
   if (same == outs.end()) return StepOutcome::Ended;  // the old outcome has no partner: not a real path

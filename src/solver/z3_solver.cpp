@@ -6,11 +6,8 @@
 #include <condition_variable>
 #include <cmath>
 #include <cstring>
-#include <atomic>
-#include <cstdlib>
 #include <map>
 #include <optional>
-#include <set>
 #include <memory>
 #include <unordered_map>
 #include <functional>
@@ -19,6 +16,7 @@
 
 #include "pasda/solver/solver.hpp"
 #include "renewing_solver.hpp"
+#include "z3_contexts.hpp"
 #include "z3_translate.hpp"
 
 namespace pasda::solver {
@@ -34,90 +32,6 @@ namespace {
 using terms::Sort;
 using terms::Term;
 using Clock = std::chrono::steady_clock;
-
-// Creating a Z3 context is expensive on this kind of machine: its constructor fills two hash
-// tables of 8 MB each, and first-touching that fresh memory costs 40-60 ms per context in this
-// virtual machine (docs/architecture.md, "Solver contexts") — most of a short run, which makes
-// a dozen solvers (classification and branch feasibility per iteration, one per proof attempt,
-// and under Java arithmetic a math-first side for each). So the solvers that one thread
-// creates share one context (the solver kind `Main`, and the math-first sides their own), and
-// a context whose solvers are all gone goes back to a pool for the next thread or run.
-//
-// Sharing is safe because a thread uses its solvers one at a time: a check runs on the
-// solver's worker thread while its caller waits. The one exception is a check that ignores
-// its limit: the solver running it retires with its worker still inside Z3, and the context
-// is *tainted* — every other solver on it retires too at its next call (the renewing wrapper
-// moves it to a fresh context), leaks its Z3 objects instead of freeing them, and the context
-// is never reused.
-struct SharedContext {
-  z3::context ctx;
-  std::atomic<bool> tainted{false};
-};
-
-class ContextPool {
- public:
-  enum Kind { Main = 0, MathFirst = 1 };
-
-  std::shared_ptr<SharedContext> acquire(Kind kind) {
-    static const bool privateContexts = std::getenv("PASDA_Z3_PRIVATE_CONTEXTS") != nullptr;  // diagnostics
-    if (privateContexts) {
-      ++created_;
-      return std::shared_ptr<SharedContext>(new SharedContext, [](SharedContext* c) {
-        if (!c->tainted) delete c;
-      });
-    }
-    const auto key = std::make_pair(std::this_thread::get_id(), static_cast<int>(kind));
-    std::unique_ptr<SharedContext> fresh;
-    // A tainted current context found here is released only after the lock (its deleter locks
-    // it too, should this be its last reference).
-    std::shared_ptr<SharedContext> current;
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      for (auto it = current_.begin(); it != current_.end();)
-        it = it->second.expired() ? current_.erase(it) : std::next(it);
-      if (auto it = current_.find(key); it != current_.end()) {
-        current = it->second.lock();
-        if (current && !current->tainted) return current;
-      }
-      if (!free_.empty()) {
-        fresh = std::move(free_.back());
-        free_.pop_back();
-      }
-    }
-    if (!fresh) {
-      fresh = std::make_unique<SharedContext>();  // outside the lock: tens of ms
-      ++created_;
-    }
-    std::shared_ptr<SharedContext> sp(fresh.release(), [](SharedContext* c) { contextPool().release(c); });
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      current_[key] = sp;
-    }
-    current.reset();  // (outside the lock)
-    return sp;
-  }
-
-  std::uint64_t created() const { return created_; }
-
-  static ContextPool& contextPool() {
-    static ContextPool* pool = new ContextPool;  // never destroyed: no order problem at exit
-    return *pool;
-  }
-
- private:
-  void release(SharedContext* c) {
-    if (c->tainted) return;  // a runaway check may still be inside: leaked on purpose
-    std::lock_guard<std::mutex> l(mu_);
-    if (free_.size() < kKeep) free_.emplace_back(c);
-    else delete c;
-  }
-
-  static constexpr std::size_t kKeep = 4;
-  std::atomic<std::uint64_t> created_{0};
-  std::mutex mu_;
-  std::vector<std::unique_ptr<SharedContext>> free_;
-  std::map<std::pair<std::thread::id, int>, std::weak_ptr<SharedContext>> current_;
-};
 
 struct Axiom {
   z3::expr e;
@@ -145,7 +59,7 @@ class Z3Solver final : public Solver {
   Z3Solver(terms::TermManager& tm, const SolverOptions& opt)
       : tm_(tm),
         opt_(opt),
-        shared_(ContextPool::contextPool().acquire(ContextPool::Main)),
+        shared_(detail::ContextPool::instance().acquire(detail::ContextPool::Main)),
         ctx_(shared_->ctx),
         z_(new Z3Objects(ctx_, tm, opt)),
         solver_(z_->solver),
@@ -170,9 +84,9 @@ class Z3Solver final : public Solver {
       return;
     }
     flushAxioms();
-    uncancelled(ctx_, [&] { solver_.push(); });
-    if (java()) uncancelled(ctx_, [&] { fpSolver_.push(); });
-    if (mathLive()) uncancelled(math_->ctx, [&] { math_->solver.push(); });
+    detail::uncancelled(ctx_, [&] { solver_.push(); });
+    if (java()) detail::uncancelled(ctx_, [&] { fpSolver_.push(); });
+    if (mathLive()) detail::uncancelled(math_->ctx, [&] { math_->solver.push(); });
     termLevels_.emplace_back();
     fpLevels_.push_back(fpLevels_.back());
     ++level_;
@@ -185,9 +99,9 @@ class Z3Solver final : public Solver {
       level_ -= n;
       return;
     }
-    uncancelled(ctx_, [&] { solver_.pop(n); });
-    if (java()) uncancelled(ctx_, [&] { fpSolver_.pop(n); });
-    if (mathLive()) uncancelled(math_->ctx, [&] { math_->solver.pop(n); });
+    detail::uncancelled(ctx_, [&] { solver_.pop(n); });
+    if (java()) detail::uncancelled(ctx_, [&] { fpSolver_.pop(n); });
+    if (mathLive()) detail::uncancelled(math_->ctx, [&] { math_->solver.pop(n); });
     termLevels_.resize(termLevels_.size() - n);
     fpLevels_.resize(fpLevels_.size() - n);
     level_ -= n;
@@ -208,9 +122,9 @@ class Z3Solver final : public Solver {
     // A floating-point assertion never goes to the incremental kernel: every later check of
     // this scope uses the tactic solver (fpLevels_), and the kernel would internalize (bit-blast)
     // it on the next push, ignoring every time limit (issue 17: tsafe/conflict hung there).
-    if (!(java() && tr_.hasFloating(t))) uncancelled(ctx_, [&] { solver_.add(e); });
+    if (!(java() && tr_.hasFloating(t))) detail::uncancelled(ctx_, [&] { solver_.add(e); });
     if (java()) {
-      uncancelled(ctx_, [&] { fpSolver_.add(e); });
+      detail::uncancelled(ctx_, [&] { fpSolver_.add(e); });
       if (tr_.hasFloating(t)) fpLevels_.back() = true;
     }
     if (mathLive()) mathAdd(t);
@@ -602,27 +516,6 @@ class Z3Solver final : public Solver {
   }
 
  private:
-  /// Runs `op`, one push, pop or assertion. An interrupt meant for a check that has already
-  /// returned leaves the context's cancel flag set until the next check starts (its own solver's
-  /// or, in a shared context, a neighbour's), and Z3 then refuses a push ("push canceled"): a
-  /// trivial check clears the flag and `op` runs again (measured: the flag survives until a check).
-  template <class Op>
-  static void uncancelled(z3::context& ctx, Op&& op) {
-    for (int attempt = 0;; ++attempt) {
-      try {
-        op();
-        return;
-      } catch (const z3::exception& e) {
-        if (attempt >= 3 || std::string(e.msg()).find("cancel") == std::string::npos) throw;
-        try {
-          z3::solver scratch(ctx, z3::solver::simple());
-          (void)scratch.check();
-        } catch (const z3::exception&) {
-        }
-      }
-    }
-  }
-
   /// True once this solver must not touch its context again: it retired, or another solver
   /// sharing the context did (its check may still be running inside Z3).
   bool dead() {
@@ -654,7 +547,7 @@ class Z3Solver final : public Solver {
       if (interruptedDuring_ || pendingInterrupt_) return z3::unknown;
     }
     z3::expr_vector goal = solver.assertions();
-    if (!pureArithmetic(goal)) return z3::unknown;
+    if (!detail::pureArithmetic(goal)) return z3::unknown;
     if (!nlSolver_) nlSolver_.emplace(z3::tactic(ctx_, "qfnra-nlsat").mk_solver());
     z3::solver& nl = *nlSolver_;
     nl.reset();
@@ -675,23 +568,6 @@ class Z3Solver final : public Solver {
   }
 
   /// No application of a function symbol other than arithmetic, comparisons and connectives.
-  static bool pureArithmetic(const z3::expr_vector& goal) {
-    std::vector<z3::expr> stack;
-    for (unsigned i = 0; i < goal.size(); ++i) stack.push_back(goal[i]);
-    std::set<unsigned> seen;
-    while (!stack.empty()) {
-      z3::expr e = stack.back();
-      stack.pop_back();
-      if (!seen.insert(e.id()).second) continue;
-      if (e.is_quantifier()) return false;
-      if (!e.is_app()) continue;
-      const z3::sort s = e.get_sort();
-      if (!s.is_bool() && !s.is_int() && !s.is_real()) return false;
-      if (e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.num_args() > 0) return false;
-      for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back(e.arg(i));
-    }
-    return true;
-  }
 
   // Z3 occasionally ignores both its timeout and interrupts (large floating-point or
   // nonlinear problems). Checks therefore run on a worker thread; if one has not returned
@@ -780,8 +656,8 @@ class Z3Solver final : public Solver {
   void flushAxioms() {
     for (auto& ax : axioms_) {
       if (ax.asserted) continue;
-      uncancelled(ctx_, [&] { solver_.add(ax.e); });
-      if (java()) uncancelled(ctx_, [&] { fpSolver_.add(ax.e); });
+      detail::uncancelled(ctx_, [&] { solver_.add(ax.e); });
+      if (java()) detail::uncancelled(ctx_, [&] { fpSolver_.add(ax.e); });
       ax.asserted = true;
       ax.level = level_;
     }
@@ -864,7 +740,7 @@ class Z3Solver final : public Solver {
 
   terms::TermManager& tm_;
   SolverOptions opt_;
-  std::shared_ptr<SharedContext> shared_;
+  std::shared_ptr<detail::SharedContext> shared_;
   z3::context& ctx_;
   std::unique_ptr<Z3Objects> z_;
   z3::solver& solver_;    // incremental SMT kernel: Math model, and Java queries without floats
@@ -878,11 +754,11 @@ class Z3Solver final : public Solver {
   // math-first kind (shared like the main one).
   struct MathSide {
     explicit MathSide(terms::TermManager& tm)
-        : shared(ContextPool::contextPool().acquire(ContextPool::MathFirst)),
+        : shared(detail::ContextPool::instance().acquire(detail::ContextPool::MathFirst)),
           ctx(shared->ctx),
           solver(ctx, z3::solver::simple()),
           tr(ctx, tm, terms::Arith::Math, true, false) {}
-    std::shared_ptr<SharedContext> shared;  // an overrun check leaks the whole MathSide, this with it
+    std::shared_ptr<detail::SharedContext> shared;  // an overrun check leaks the whole MathSide, this with it
     z3::context& ctx;
     z3::solver solver;
     detail::Translator tr;
@@ -913,7 +789,7 @@ class Z3Solver final : public Solver {
 
 }  // namespace
 
-std::uint64_t z3ContextsCreated() { return ContextPool::contextPool().created(); }
+std::uint64_t z3ContextsCreated() { return detail::ContextPool::instance().created(); }
 
 std::unique_ptr<Solver> makeZ3Solver(terms::TermManager& tm, const SolverOptions& options) {
   return makeRenewingSolver([&tm, options] { return std::make_unique<Z3Solver>(tm, options); });

@@ -434,6 +434,14 @@ TEST(SolverQuantifiers, NullSolverDoesNotClaimAnAnswer) {
 
 }  // namespace
 
+/// x^3 + y^3 == z^3 over positive longs (no solution; hard for NIA): a check that runs long.
+std::vector<Term> positiveCubeSum(TermManager& tm) {
+  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
+  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
+  Term one = tm.longLit(1);
+  return {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(x, one), tm.ge(y, one), tm.ge(z, one)};
+}
+
 TEST(SolverContexts, SolversOfOneThreadShareOneContext) {
   // Creating a context costs tens of milliseconds here (docs/architecture.md, "Solver
   // contexts"): the solvers of one thread, and those created after them, share one.
@@ -475,14 +483,12 @@ TEST(SolverContexts, ARunawayCheckRetiresTheSolversSharingItsContextAndTheyGoOnE
   o.nonlinear_ms = 0;
   auto runaway = makeZ3Solver(tm, o);
   auto bystander = makeZ3Solver(tm, SolverOptions{});
-  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
-  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
-  Term one = tm.longLit(1);
+  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long);
   bystander->add(tm.ge(x, tm.longLit(10)));
   bystander->push();
   bystander->add(tm.le(x, tm.longLit(12)));
   ASSERT_EQ(bystander->check({tm.eq(x, tm.longLit(11))}).status, Status::Sat);
-  const std::vector<Term> hard = {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(x, one), tm.ge(y, one), tm.ge(z, one)};
+  const std::vector<Term> hard = positiveCubeSum(tm);
   bool overran = false;
   for (int attempt = 0; attempt < 200 && !overran; ++attempt) {
     runaway->setTimeoutMs(1);
@@ -515,10 +521,8 @@ TEST(SolverContexts, AStaleInterruptDoesNotRefuseTheNextPushOfASolverSharingTheC
   o.timeout_ms = 2000;
   auto a = makeZ3Solver(tm, o);
   auto b = makeZ3Solver(tm, o);
-  Term x = tm.var("x", Sort::Long), y = tm.var("y", Sort::Long), z = tm.var("z", Sort::Long);
-  auto cube = [&](Term v) { return tm.mul(tm.mul(v, v), v); };
-  const std::vector<Term> hard = {tm.eq(tm.add(cube(x), cube(y)), cube(z)), tm.ge(x, tm.longLit(1)),
-                                  tm.ge(y, tm.longLit(1)), tm.ge(z, tm.longLit(1))};
+  Term x = tm.var("x", Sort::Long);
+  const std::vector<Term> hard = positiveCubeSum(tm);
   b->add(tm.ge(x, tm.longLit(3)));
   for (int round = 0; round < 150; ++round) {
     // The interrupts keep coming while the check ends (the watchdog's loop): some land in the

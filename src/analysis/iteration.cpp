@@ -58,13 +58,19 @@ struct SharedOracle {
   std::mutex lock;
   std::unique_ptr<diff::ClosureOracle> oracle;
   std::string renamed[2], orig;
-  /// owner, descriptor as the side's code names them, mapped back to the original class.
-  std::pair<std::string, std::string> original(symexec::Side side, const std::string& owner,
+  /// owner, descriptor as the code names them, mapped back to the original class. Either
+  /// version's renamed class maps back, whatever the side: the product's own code (side
+  /// kProduct) calls both (a call of the new version's class from the product was once asked
+  /// about under its renamed name, unknown to the oracle: no override found, so the product
+  /// ran the new version's code where it forked the old one's on the receiver's exact class).
+  std::pair<std::string, std::string> original(const std::string& owner,
                                                const std::string& desc) const {
-    const std::string& mine = renamed[side == symexec::kNew ? 1 : 0];
-    std::string o = owner == mine ? orig : owner, d = desc;
-    for (std::size_t at = 0; (at = d.find("L" + mine + ";", at)) != std::string::npos; at += orig.size() + 2)
-      d.replace(at + 1, mine.size(), orig);
+    std::string o = owner, d = desc;
+    for (const std::string& mine : renamed) {
+      if (o == mine) o = orig;
+      for (std::size_t at = 0; (at = d.find("L" + mine + ";", at)) != std::string::npos; at += orig.size() + 2)
+        d.replace(at + 1, mine.size(), orig);
+    }
     return {o, d};
   }
 };
@@ -88,7 +94,7 @@ sharedLambdaOracle(std::shared_ptr<SharedOracle> shared) {
   if (!shared) return {};
   return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc,
                   const std::vector<std::string>& types) {
-    auto [o, d] = shared->original(side, owner, desc);
+    auto [o, d] = shared->original(owner, desc);
     std::lock_guard<std::mutex> g(shared->lock);
     try {
       return shared->oracle->sharedFunction(o, name, d, types);
@@ -104,7 +110,7 @@ std::function<bool(symexec::Side, const std::string&, const std::string&, const 
   if (!shared) return {};
   return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc,
                   bool dispatches) {
-    auto [o, d] = shared->original(side, owner, desc);
+    auto [o, d] = shared->original(owner, desc);
     std::lock_guard<std::mutex> g(shared->lock);
     try {
       return shared->oracle->callIdentical(o, name, d, dispatches);
@@ -119,7 +125,7 @@ std::function<bool(symexec::Side, const std::string&, const std::string&, const 
     std::shared_ptr<SharedOracle> shared) {
   if (!shared) return {};
   return [shared](symexec::Side side, const std::string& owner, const std::string& name, const std::string& desc) {
-    auto [o, d] = shared->original(side, owner, desc);
+    auto [o, d] = shared->original(owner, desc);
     std::lock_guard<std::mutex> g(shared->lock);
     try {
       return shared->oracle->overridden(o, name, d);
@@ -137,7 +143,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
   return [shared](symexec::Side side, const symexec::MethodInfo& m) {
     std::vector<symexec::LoopSummaryHook> hooks;
     if (!m.method || !m.method->code || !m.owner) return hooks;
-    auto [o, d] = shared->original(side, m.owner->name, m.descriptor);
+    auto [o, d] = shared->original(m.owner->name, m.descriptor);
     {
       std::lock_guard<std::mutex> g(shared->lock);
       try {
@@ -148,7 +154,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
     }
     // (calls of other classes' arithmetic leaves, named as the side's code names them)
     auto leaf = [&shared, side](const jvm::MemberRef& r) {
-      auto [lo, ld] = shared->original(side, r.owner, r.descriptor);
+      auto [lo, ld] = shared->original(r.owner, r.descriptor);
       std::lock_guard<std::mutex> g(shared->lock);
       try {
         return shared->oracle->arithmeticLeaf(lo, r.name, ld);
@@ -168,6 +174,8 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.exceptions = l.exceptions;
       h.stores_arrays = l.stores_arrays;
       h.field_reads = l.field_reads;
+      h.reads_objects = l.reads_objects;
+      h.calls_helpers = l.calls_helpers;
       hooks.push_back(std::move(h));
     }
     return hooks;

@@ -4,6 +4,7 @@
 #include "pasda/diff/loops.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "helpers.hpp"
@@ -33,6 +34,43 @@ bool pureJdkCall(const jvm::MemberRef& m) {
   return false;
 }
 
+/// Instance methods of immutable JDK value classes whose result is a function of the receiver's
+/// content and the (primitive) arguments: the characters and length of a String, the value of a
+/// box. What they may throw besides NullPointerException goes to `thrown`.
+bool immutableValueCall(const jvm::MemberRef& m, std::string& thrown) {
+  if (m.owner == "java/lang/String") {
+    if (m.name == "charAt" && m.descriptor == "(I)C") {
+      thrown = "java/lang/StringIndexOutOfBoundsException";
+      return true;
+    }
+    return (m.name == "length" && m.descriptor == "()I") || (m.name == "isEmpty" && m.descriptor == "()Z");
+  }
+  static const char* const boxes[][2] = {{"Integer", "intValue"},  {"Long", "longValue"},     {"Short", "shortValue"},
+                                         {"Byte", "byteValue"},    {"Character", "charValue"}, {"Boolean", "booleanValue"},
+                                         {"Float", "floatValue"},  {"Double", "doubleValue"}};
+  for (const auto& [box, getter] : boxes)
+    if (m.owner == std::string("java/lang/") + box && m.name == getter && m.descriptor.rfind("()", 0) == 0) return true;
+  return false;
+}
+
+/// A one-dimensional array of a primitive type: "[I", "[C", ...
+bool primitiveArrayDescriptor(const std::string& d) {
+  return d.size() == 2 && d[0] == '[' && std::string("ZBCSIJFD").find(d[1]) != std::string::npos;
+}
+
+struct Facts;
+std::string checkCallee(const jvm::MemberRef& m, Facts& f);
+
+/// The static helpers of a class that summarised loops may call, analysed once per method.
+struct Callees {
+  std::map<std::string, std::string> why;  // "name:descriptor" -> "" (callable) or why not
+  struct Effects {
+    std::set<std::string> exceptions;
+    bool stores = false, objects = false;
+  };
+  std::map<std::string, Effects> effects;  // of the callable ones, their callees' included
+};
+
 struct Facts {
   std::set<std::pair<int, char>> reads, writes;
   std::set<int> ref_reads;
@@ -40,9 +78,15 @@ struct Facts {
   std::string cls;                             // the method's class
   const std::set<std::string>* pure = nullptr;  // its methods the loop may call (name:descriptor)
   const std::function<bool(const jvm::MemberRef&)>* leaf = nullptr;  // other classes' arithmetic leaves
-  bool array_stores = false;  // primitive array stores and primitive field reads allowed
+  bool array_stores = false;  // primitive array stores, field reads and immutable objects allowed
   bool stores = false;        // ... and seen
+  bool objects = false;       // reads strings, boxes or reference arrays' elements
+  bool helpers = false;       // calls static helpers of its class (checkCallee)
+  std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
+  const jvm::ClassFile* cf = nullptr;            // the method's class (for its static helpers)
+  Callees* callees = nullptr;                    // its static helpers (with arrayStores)
+  int call_depth = 0;
 };
 
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
@@ -52,7 +96,13 @@ std::string check(const Instruction& in, Facts& f) {
   if (la.slot >= 0) {
     if (in.op == O::ret) return "subroutine return";
     if (la.type == 'A') {
-      if (la.store) return "writes a reference local";
+      if (la.store) {
+        // A temporary (only with arrayStores): what it holds is what the loop reaches anyway;
+        // summarise() checks that it is dead at the header and after the loop.
+        if (!f.array_stores) return "writes a reference local";
+        f.ref_writes.insert(la.slot);
+        return "";
+      }
       f.ref_reads.insert(la.slot);
       return "";
     }
@@ -73,6 +123,23 @@ std::string check(const Instruction& in, Facts& f) {
       f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
       f.exceptions.insert("java/lang/NullPointerException");
       return "";
+    case O::aaload:
+      // An element of a reference array: only tested for null or read through the immutable
+      // value calls below (the loop writes no reference local, stores no reference), so what
+      // the loop makes of it is a function of the array's content.
+      if (!f.array_stores) return "instruction aaload";
+      f.objects = true;
+      f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
+      f.exceptions.insert("java/lang/NullPointerException");
+      return "";
+    case O::invokevirtual: {
+      std::string thrown;
+      if (!f.array_stores || !immutableValueCall(in.member, thrown)) return "calls " + in.member.owner + "." + in.member.name;
+      f.objects = true;
+      f.exceptions.insert("java/lang/NullPointerException");
+      if (!thrown.empty()) f.exceptions.insert(thrown);
+      return "";
+    }
     case O::arraylength: f.exceptions.insert("java/lang/NullPointerException"); return "";
     case O::idiv: case O::irem: case O::ldiv: case O::lrem:
       f.exceptions.insert("java/lang/ArithmeticException");
@@ -86,6 +153,18 @@ std::string check(const Instruction& in, Facts& f) {
       }
     case O::invokestatic:
       if (f.pure && in.member.owner == f.cls && f.pure->count(in.member.name + ":" + in.member.descriptor)) return "";
+      if (f.array_stores && in.member.owner == "java/lang/reflect/Array" && in.member.name == "getLength" &&
+          in.member.descriptor == "(Ljava/lang/Object;)I") {
+        f.exceptions.insert("java/lang/IllegalArgumentException");
+        f.exceptions.insert("java/lang/NullPointerException");
+        return "";
+      }
+      if (f.array_stores && in.member.owner == f.cls) {
+        if (std::string why = checkCallee(in.member, f); !why.empty())
+          return "calls " + in.member.owner + "." + in.member.name + " (" + why + ")";
+        f.helpers = true;
+        return "";
+      }
       if (f.leaf && *f.leaf && (*f.leaf)(in.member)) {
         f.exceptions.insert("java/lang/ArithmeticException");
         return "";
@@ -103,6 +182,54 @@ std::string check(const Instruction& in, Facts& f) {
                       in.op != O::if_acmpeq && in.op != O::if_acmpne && in.op != O::jsr && in.op != O::ret);
   if (plain) return "";
   return std::string("instruction ") + std::string(jvm::mnemonic(in.op));
+}
+
+/// A static helper of the method's class that a summarised loop may call (only with
+/// arrayStores): every instruction of it (and of the helpers it calls, to a depth of 8) is one a
+/// summarised loop may hold, so what it reads is what its arguments reach — the loop's locals,
+/// arrays and immutable objects — and what it writes is the elements of those arrays (the
+/// loop's stores). Its exceptions and effects become the loop's. "" when it may be called.
+std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
+  if (!f.cf || !f.callees) return "not analysed";
+  const std::string key = m.name + ":" + m.descriptor;
+  if (auto it = f.callees->why.find(key); it != f.callees->why.end()) {
+    if (!it->second.empty()) return it->second;
+  } else {
+    f.callees->why[key] = "recursive";  // (while it is being analysed)
+    const jvm::Method* callee = f.cf->findMethod(m.name, m.descriptor);
+    std::string why;
+    Facts inner;
+    if (!callee || !callee->isStatic() || !callee->code) {
+      why = "no static code in the class";
+    } else if (f.call_depth >= 8) {
+      why = "calls nested too deep";
+    } else {
+      inner.cls = f.cls;
+      inner.pure = f.pure;
+      inner.leaf = f.leaf;
+      inner.array_stores = true;
+      inner.cf = f.cf;
+      inner.callees = f.callees;
+      inner.call_depth = f.call_depth + 1;
+      try {
+        const MethodFacts F = detail::analyseMethod(*f.cf, *callee);
+        for (int i = 0; i < F.size() && why.empty(); ++i) {
+          if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) why = "an exception handler";
+          else why = check(F.at(i), inner);
+        }
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    }
+    f.callees->why[key] = why;
+    if (!why.empty()) return why;
+    f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects};
+  }
+  const Callees::Effects& e = f.callees->effects.at(key);
+  f.exceptions.insert(e.exceptions.begin(), e.exceptions.end());
+  f.stores = f.stores || e.stores;
+  f.objects = f.objects || e.objects;
+  return "";
 }
 
 char returnKind(Opcode op) {
@@ -127,8 +254,11 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
     if (insn.op == Opcode::getfield && facts.array_stores) {
       // A primitive field of the object a reference local holds, read right after the local's
       // load (no jump lands between them): loop-invariant, as nothing in the loop writes a field.
+      // Or a one-dimensional primitive array it holds (its content is the function's argument;
+      // stores into it are havocked like those into a local's array).
       const std::string why = "reads field " + insn.member.name + " at pc " + std::to_string(insn.pc);
-      if (!primitiveDescriptor(insn.member.descriptor)) return why + " (a reference)";
+      if (!primitiveDescriptor(insn.member.descriptor) && !primitiveArrayDescriptor(insn.member.descriptor))
+        return why + " (a reference)";
       const LocalAccess prev = i > 0 && in.count(i - 1) ? detail::localAccess(F.at(i - 1)) : LocalAccess{};
       if (prev.slot < 0 || prev.type != 'A' || !prev.load) return why + " (not of a local)";
       for (int j = 0; j < F.size(); ++j)
@@ -149,6 +279,18 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
       exits.insert(F.at(t).pc);
     }
   }
+  for (int slot : facts.ref_writes) {
+    // A reference local the loop writes is a temporary of one iteration: not live at the header
+    // (no iteration reads the previous one's) nor where the loop exits (the summary gives it no
+    // value there). It is then no argument of the loop's functions.
+    const std::string why = "writes reference local " + std::to_string(slot);
+    if (F.live_in[static_cast<std::size_t>(header)].count(slot)) return why + " live at its header";
+    for (std::uint32_t pc : exits) {
+      const int t = F.indexAt(pc);
+      if (t < 0 || t >= F.size() || F.live_in[static_cast<std::size_t>(t)].count(slot)) return why + " live after it";
+    }
+    facts.ref_reads.erase(slot);
+  }
   out.header = header;
   out.header_pc = F.at(header).pc;
   out.reads.assign(facts.reads.begin(), facts.reads.end());
@@ -158,6 +300,8 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.exceptions.assign(facts.exceptions.begin(), facts.exceptions.end());
   out.stores_arrays = facts.stores;
   out.field_reads.assign(facts.field_reads.begin(), facts.field_reads.end());
+  out.reads_objects = facts.objects;
+  out.calls_helpers = facts.helpers;
   return "";
 }
 
@@ -180,9 +324,12 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     if (why && !F.loops.empty()) why->push_back("the operand stack's depths are not known at every instruction");
     return out;
   }
+  Callees callees;
   for (const auto& [header, body] : F.loops) {
     LoopSummary s;
     Facts facts;
+    facts.cf = &cf;
+    facts.callees = &callees;
     facts.cls = cf.name();
     facts.pure = pureCalls;
     facts.leaf = &leafCall;

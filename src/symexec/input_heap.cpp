@@ -569,9 +569,13 @@ Term InputHeap::identity(State& s, std::uint64_t id, Side side, int depth) {
   auto own = [&] {  // never shared: this side's own object
     return tm_.apply("object#" + std::to_string(side.index()) + "#" + std::to_string(id), FunKind::Library, Sort::Int, {});
   };
-  if (o.chars) return tm_.apply(originalName(o.cls) + "#" + std::to_string(o.elems.size()), FunKind::Library, Sort::Int, o.elems);
+  // An input first, even a string whose characters are held: whether they are held depends on
+  // which version touched it first (String.indexOf(str, sep) was a function of "input:sep" in
+  // the old version's run and of its characters in the new one's, after the old one's
+  // sep.length() had materialised them: an unshared call, MAYBE_NEQ on identical code).
   if (o.input >= 0 && !o.dirty && !o.havocked)
     return tm_.apply("input:" + s.inputs[static_cast<std::size_t>(o.input)].path, FunKind::Library, Sort::Int, {});
+  if (o.chars) return tm_.apply(originalName(o.cls) + "#" + std::to_string(o.elems.size()), FunKind::Library, Sort::Int, o.elems);
   if (o.cls == "java/lang/Class" && !o.text.empty() && !o.opaque)
     return tm_.apply("class:" + originalName(o.text), FunKind::Library, Sort::Int, {});
   if (o.opaque || o.havocked || o.long_length || depth > 2) return own();

@@ -97,10 +97,14 @@ class Interpreter {
   // summarising it here is worth it; the functions' arguments and name signature (false: no
   // summary, `stop` holding what enterLoopSummary returns); the arrays it may have written.
   const LoopSummaryHook* loopSummaryAt(State& s);
-  bool worthSummarising(State& s, const LoopSummaryHook& hook);
-  bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, std::vector<Term>& args, std::string& sig,
-                            std::optional<StepOutcome>& stop);
-  void havocSummarisedArrays(State& s, const LoopSummaryHook& hook, const std::string& base,
+  /// The arrays a summarised loop reaches: its reference locals' values, then its array fields'
+  /// (nullopt: reading a field ended the path).
+  std::optional<std::vector<Term>> reachedArrays(State& s, const LoopSummaryHook& hook);
+  bool worthSummarising(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
+  bool storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
+  bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached,
+                            std::vector<Term>& args, std::string& sig, std::optional<StepOutcome>& stop);
+  void havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,
                              const std::vector<Term>& args);
   /// A coupled loop's header in the compared method (ExecOptions::coupled_loops): the old
   /// version's run of it is summarised, the new version's related to it (coupled_loops.cpp).

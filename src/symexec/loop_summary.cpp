@@ -27,23 +27,24 @@ const LoopSummaryHook* Interpreter::loopSummaryAt(State& s) {
   return hook && f.stack.empty() ? hook : nullptr;
 }
 
-bool Interpreter::worthSummarising(State& s, const LoopSummaryHook& hook) {
+bool Interpreter::worthSummarising(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
   // A loop that stores into arrays or reads fields is summarised only where running it cannot
   // end: over an array past the bound (no element held). Over arrays whose elements are held,
   // running it is exact, and its functions would only lose what the solver could use (Ran.gasdev
   // of the benchmark went from EQ in 0.1 s to MAYBE_EQ at the timeout).
-  if (!hook.stores_arrays && hook.field_reads.empty()) return true;
-  const Frame& f = s.frames.back();
-  for (int slot : hook.ref_reads) {
-    const Term v = localOf(f, slot);
+  // A loop over strings, boxes or reference arrays' elements is summarised always: each
+  // character or element it tests forks the path, and runs over a few held characters already
+  // exceed a method's budget (StringUtils.deleteWhitespace: 511 paths).
+  // So is one that calls helpers (ArrayUtils.shift's swap: its offsets fork every path).
+  if (hook.reads_objects || hook.calls_helpers || (!hook.stores_arrays && hook.field_reads.empty())) return true;
+  for (Term v : reached)
     if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0 && deref(s, v).is_array && deref(s, v).long_length)
       return true;
-  }
   return false;
 }
 
-bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, std::vector<Term>& args,
-                                       std::string& sig, std::optional<StepOutcome>& stop) {
+bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached,
+                                       std::vector<Term>& args, std::string& sig, std::optional<StepOutcome>& stop) {
   const Frame& f = s.frames.back();
   // The primitive locals read or written (0 for one not assigned on this path: the loop writes
   // it before reading it), and the side-neutral identity of each reference local. A local the
@@ -64,32 +65,32 @@ bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, st
   // The primitive fields it reads of the objects its reference locals hold: their values now
   // (nothing in the loop writes a field); 0 for a null local (the identity above says null, and
   // the outcome function decides the NullPointerException).
+  // A field holding a primitive array: the identity of its content (null: null's).
   for (const auto& [slot, name, desc] : hook.field_reads) {
     Term ref = localOf(s.frames.back(), slot);
     if (!ref || tm_.sort(ref) != Sort::Ref) return false;
-    const Sort sort = sortOfDescriptor(desc.empty() ? 'I' : desc[0]);
+    const bool array = !desc.empty() && desc[0] == '[';
+    const Sort sort = array ? Sort::Ref : sortOfDescriptor(desc.empty() ? 'I' : desc[0]);
     if (tm_.node(ref).bits == 0) {
-      args.push_back(tm_.lit(sort, 0));
+      args.push_back(array ? inputs_.identity(s, 0, f.side) : tm_.lit(sort, 0));
     } else {
       std::optional<Term> v = readField(s, ref, name, desc);
       if (!v) {
         stop = StepOutcome::Ended;
         return false;
       }
-      args.push_back(*v);
+      args.push_back(array ? inputs_.identityOf(s, *v, f.side) : *v);
     }
-    sig += 'f';
+    sig += array ? 'a' : 'f';
   }
-  // A loop that stores into arrays: which reference locals hold the same array is part of the
+  // A loop that stores into arrays: which of the arrays it reaches are one array is part of the
   // function (a store through one is seen through the other only when they are one array).
   if (hook.stores_arrays) {
-    const Frame& top = s.frames.back();
     sig += "|";
-    for (std::size_t i = 0; i < hook.ref_reads.size(); ++i) {
-      const Term vi = localOf(top, hook.ref_reads[i]);
+    for (std::size_t i = 0; i < reached.size(); ++i) {
       std::size_t first = i;
       for (std::size_t j = 0; j < i; ++j)
-        if (localOf(top, hook.ref_reads[j]) == vi) {
+        if (reached[j] == reached[i]) {
           first = j;
           break;
         }
@@ -99,14 +100,47 @@ bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, st
   return true;
 }
 
-void Interpreter::havocSummarisedArrays(State& s, const LoopSummaryHook& hook, const std::string& base,
+std::optional<std::vector<Term>> Interpreter::reachedArrays(State& s, const LoopSummaryHook& hook) {
+  // The reference locals' values, then the array fields' (of non-null objects) in hook order.
+  // nullopt: reading a field ended the path (the heap bound).
+  std::vector<Term> out;
+  const Frame& f = s.frames.back();
+  for (int slot : hook.ref_reads) out.push_back(localOf(f, slot));
+  for (const auto& [slot, name, desc] : hook.field_reads) {
+    if (desc.empty() || desc[0] != '[') continue;
+    const Term ref = localOf(f, slot);
+    Term v;
+    if (ref && tm_.sort(ref) == Sort::Ref && tm_.node(ref).bits != 0) {
+      std::optional<Term> read = readField(s, ref, name, desc);
+      if (!read) return std::nullopt;
+      v = *read;
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool Interpreter::storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
+  // The loop's stores go into arrays it reaches through its locals or array fields, which the
+  // summary makes functions of its arguments; an array of arrays among them could lead a store
+  // into an inner array the summary does not know of: such a loop runs.
+  if (!hook.stores_arrays) return true;
+  for (Term v : reached)
+    if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0) {
+      const Object& o = deref(s, v);
+      if (o.is_array && o.cls.rfind("[[", 0) == 0) return false;  // (the verifier keeps other elements out: no checkcast in the loop)
+    }
+  return true;
+}
+
+void Interpreter::havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,
                                         const std::vector<Term>& args) {
   // Whichever way it ends, the loop may have stored into the primitive arrays it reaches: their
   // elements (or, past the bound, their identities) become functions of the same arguments,
   // the same in both versions.
-  for (std::size_t i = 0; i < hook.ref_reads.size(); ++i) {
-    const Term ref = localOf(s.frames.back(), hook.ref_reads[i]);
-    if (!ref || tm_.node(ref).bits == 0) continue;
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    const Term ref = reached[i];
+    if (!ref || tm_.sort(ref) != Sort::Ref || tm_.node(ref).bits == 0) continue;
     Object& o = deref(s, ref);
     if (!o.is_array || o.elem_sort == Sort::Ref) continue;
     const std::string tag = base + ":array" + std::to_string(i);
@@ -124,11 +158,19 @@ void Interpreter::havocSummarisedArrays(State& s, const LoopSummaryHook& hook, c
 
 std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   const LoopSummaryHook* hook = loopSummaryAt(s);
-  if (!hook || !worthSummarising(s, *hook)) return std::nullopt;
+  if (!hook) return std::nullopt;
+  const std::optional<std::vector<Term>> reached = reachedArrays(s, *hook);
+  if (!reached) return StepOutcome::Ended;
+  // An array field read for the first time: its input array gets its length first (the next
+  // step), then the header is visited again — the decision to summarise must not depend on
+  // which version touched the array first (the new version's run was summarised at its first
+  // visit, the old one's a visit later: different functions, MAYBE_NEQ on identical code).
+  if (!s.pending.empty() || !s.pending_lengths.empty()) return StepOutcome::Continue;
+  if (!worthSummarising(s, *hook, *reached) || !storesOnlyIntoReachedArrays(s, *hook, *reached)) return std::nullopt;
   std::vector<Term> args;
   std::string sig;
   std::optional<StepOutcome> stop;
-  if (!loopSummaryArguments(s, *hook, args, sig, stop)) return stop;
+  if (!loopSummaryArguments(s, *hook, *reached, args, sig, stop)) return stop;
   const std::string base = hook->fn + "(" + sig + ")";
   // Which way it ends: exit k, return r, or exception x, in that order.
   const std::size_t n = hook->exits.size() + hook->returns.size() + hook->exceptions.size();
@@ -146,7 +188,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
     }
   }
   explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
-  if (hook->stores_arrays) havocSummarisedArrays(s, *hook, base, args);
+  if (hook->stores_arrays) havocSummarisedArrays(s, *reached, base, args);
   if (k < hook->exits.size()) {
     Frame& top = s.frames.back();
     for (auto [slot, kind] : hook->writes) {

@@ -68,6 +68,41 @@ TEST(LoopSummaries, AnArrayWrittenDifferentlyBeforeASharedLoopIsNotEq) {
   expectRealDifference(scan("afterWrite"));
 }
 
+JsonRun text(const std::string& method, std::vector<std::string> extra = {}) {
+  std::vector<std::string> a = {"--method", method, "--stop-at-neq", "no", "--timeout", "30", "--shortcut", "off",
+                                "--arith", "java"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  a.push_back(fixtureClass("realcode/loopobjects", "old", "realcode.loopobjects", "Text"));
+  a.push_back(fixtureClass("realcode/loopobjects", "new", "realcode.loopobjects", "Text"));
+  return runJson(a);
+}
+
+TEST(LoopSummaries, LoopsOverStringsBoxesAndArrayFieldsAreSharedFunctionsOfTheirContents) {
+  // spaces: charAt/length of a String; unbox: an Integer[]'s elements (null tests, intValue);
+  // last: a char[] held in a field. Identical in both versions: EQ for contents of any length,
+  // where the loops once could not be summarised (StringUtils.deleteWhitespace ran out of time
+  // on 511 paths, ArrayUtils.toPrimitive and StrBuilder.lastIndexOf were cut past the bound).
+  for (const char* method : {"spaces", "unbox", "last"}) {
+    JsonRun j = text(method);
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "EQ") << method << "\n" << j.run.out;
+    EXPECT_TRUE(warned(j.json, "summarised by shared functions")) << method << "\n" << j.run.out;
+  }
+  JsonRun off = text("unbox", {"--loop-summaries", "off"});
+  ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+  EXPECT_NE(off.json["result"].string, "EQ") << off.run.out;
+}
+
+TEST(LoopSummaries, DifferentContentsBeforeASharedLoopOverObjectsAreNotEq) {
+  // A different string, a different box stored into the array, a different character written
+  // into the field's array before the identical loop: NEQ, and a real JVM shows it.
+  REQUIRE_JAVA();
+  for (const char* method : {"afterConcat", "afterStore", "afterBufferWrite"}) {
+    SCOPED_TRACE(method);
+    expectRealDifference(text(method));
+  }
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

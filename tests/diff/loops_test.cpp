@@ -100,3 +100,70 @@ TEST(LoopsWithFields, APrimitiveFieldOfALocalIsReadAtTheHeaderAReferenceFieldIsN
 }
 
 }  // namespace
+
+namespace {
+
+// Loops over immutable objects (tests/fixtures/realcode/loopobjects): summarisable only where the
+// caller makes arrays and objects functions too (arrayStores), then marked reads_objects.
+class ObjectLoops : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cp_.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopobjects/old");
+    cls_ = cp_.load("realcode/loopobjects/Text");
+    ASSERT_NE(cls_, nullptr);
+  }
+  std::vector<LoopSummary> of(const char* name, const char* desc, bool objects, std::vector<std::string>* why) {
+    const pasda::jvm::Method* m = cls_->findMethod(name, desc);
+    EXPECT_NE(m, nullptr) << name;
+    return m ? summarisableLoops(*cls_, *m, why, nullptr, {}, objects) : std::vector<LoopSummary>{};
+  }
+  pasda::jvm::ClassPath cp_;
+  const pasda::jvm::ClassFile* cls_ = nullptr;
+};
+
+TEST_F(ObjectLoops, AStringsCharactersAreReadThroughItsPureCalls) {
+  std::vector<std::string> why;
+  EXPECT_TRUE(of("spaces", "(Ljava/lang/String;)I", false, &why).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("calls java/lang/String.length"), std::string::npos) << why[0];
+  auto loops = of("spaces", "(Ljava/lang/String;)I", true, nullptr);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(loops[0].reads_objects);
+  EXPECT_FALSE(loops[0].stores_arrays);
+  EXPECT_TRUE(has(loops[0].exceptions, "java/lang/StringIndexOutOfBoundsException"));
+  EXPECT_TRUE(has(loops[0].exceptions, "java/lang/NullPointerException"));
+}
+
+TEST_F(ObjectLoops, ABoxArraysElementsAndAnArrayFieldAreReadable) {
+  auto unbox = of("unbox", "([Ljava/lang/Integer;I)[I", true, nullptr);
+  ASSERT_EQ(unbox.size(), 1u);
+  EXPECT_TRUE(unbox[0].reads_objects);
+  EXPECT_TRUE(unbox[0].stores_arrays);  // out[i] = ...
+  std::vector<std::string> why;
+  auto last = of("last", "(C)I", true, &why);
+  ASSERT_EQ(last.size(), 1u) << (why.empty() ? "" : why[0]);
+  bool bufRead = false;
+  for (const auto& [slot, name, desc] : last[0].field_reads) bufRead = bufRead || (slot == 0 && name == "buf" && desc == "[C");
+  EXPECT_TRUE(bufRead);
+}
+
+TEST_F(ObjectLoops, AReferenceLocalWrittenInTheLoopMustBeATemporary) {
+  // unbox's `Integer v = a[i]` is dead at the header and after the loop: no argument. lastNonNull's
+  // r is read after the loop: the summary would give it no value there.
+  auto unbox = of("unbox", "([Ljava/lang/Integer;I)[I", true, nullptr);
+  ASSERT_EQ(unbox.size(), 1u);
+  EXPECT_EQ(std::find(unbox[0].ref_reads.begin(), unbox[0].ref_reads.end(), 3), unbox[0].ref_reads.end());
+  std::vector<std::string> why;
+  EXPECT_TRUE(of("lastNonNull", "([Ljava/lang/String;)Ljava/lang/String;", true, &why).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("writes reference local 1 live"), std::string::npos) << why[0];  // (at the header too)
+}
+
+TEST_F(ObjectLoops, CallsOfMutableObjectsAreNotSummarised) {
+  std::vector<std::string> why;
+  EXPECT_TRUE(of("appendAll", "(Ljava/lang/StringBuilder;I)I", true, &why).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("calls java/lang/StringBuilder.append"), std::string::npos) << why[0];
+}
+
+}  // namespace

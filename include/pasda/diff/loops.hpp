@@ -32,6 +32,13 @@ struct LoopSummary {
   /// Primitive fields it reads through a reference local (`aload k; getfield`), loop-invariant
   /// since it writes no field and calls nothing that could (only with arrayStores): (slot, name, descriptor).
   std::vector<std::tuple<int, std::string, std::string>> field_reads;
+  /// It reads immutable objects (only with arrayStores): elements of reference arrays (tested
+  /// for null or read by the calls below), and String.charAt/length/isEmpty and the boxes'
+  /// value getters on them or on its reference locals — functions of the objects' contents.
+  bool reads_objects = false;
+  /// It calls static methods of its class whose every instruction a summarised loop may hold
+  /// (only with arrayStores; to a depth of 8): their reads, stores and exceptions are the loop's.
+  bool calls_helpers = false;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is
@@ -42,8 +49,9 @@ struct LoopSummary {
 /// (ClosureOracle::arithmeticLeaf) that the loops may call (it can throw ArithmeticException).
 /// `arrayStores`: the loops may also store into primitive arrays held in reference locals
 /// (LoopSummary::stores_arrays; the caller then makes those arrays' contents functions too)
-/// and read primitive fields of the objects those locals hold (LoopSummary::field_reads; the
-/// caller passes their values at the header).
+/// and read primitive fields (and one-dimensional primitive array fields) of the objects those
+/// locals hold (LoopSummary::field_reads; the caller passes their values at the header), and
+/// read strings, boxes and reference arrays' elements (LoopSummary::reads_objects).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
                                            const std::set<std::string>* pureCalls = nullptr,

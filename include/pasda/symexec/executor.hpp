@@ -51,7 +51,10 @@ struct LoopSummaryHook {
   std::vector<std::pair<std::uint32_t, char>> returns;  // return instructions inside (pc, kind)
   std::vector<std::string> exceptions;              // what it may throw (internal names)
   bool stores_arrays = false;  // it may store into the primitive arrays its reference locals hold
-  std::vector<std::tuple<int, std::string, std::string>> field_reads;  // (ref slot, field, descriptor), primitive
+  // (ref slot, field, descriptor): primitive fields, and fields holding one-dimensional primitive arrays
+  std::vector<std::tuple<int, std::string, std::string>> field_reads;
+  bool reads_objects = false;  // it reads strings, boxes or reference arrays' elements (diff::LoopSummary)
+  bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

@@ -213,11 +213,14 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
     // ExceptionInInitializerError, later ones NoClassDefFoundError.
     return I.throwNew(s, side == kProduct ? "java/lang/ExceptionInInitializerError" : "java/lang/NoClassDefFoundError");
   if (target && target->method->code && (in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface) &&
-      opt.overridden) {
+      opt.overridden && !side.isProduct()) {
     // An input object (or one an unmodelled call made) is of its declared class or of any
     // subclass: where a subclass of the path overrides the method, the path forks on whether
     // the object is exactly of the class (its code runs) or not (the call is one the engine
     // cannot follow: the versions share it only when every override is the same code).
+    // Not the product's calls of the analysed method: what is analysed is that method's code,
+    // on a receiver of its class or of any subclass (an override is another method, analysed
+    // on its own), as the JVM replay runs it on an object of the class itself.
     const Object& recv = I.deref(s, args[0]);
     const bool finalMethod = (target->method->access_flags & (jvm::acc::Final | jvm::acc::Private)) != 0;
     if ((recv.input >= 0 || recv.opaque) && !finalMethod && opt.overridden(side, recv.cls, r.name, r.descriptor)) {

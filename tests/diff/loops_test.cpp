@@ -71,10 +71,11 @@ TEST_F(Loops, LoopsThatReadFieldsOrStoreIntoArraysAreNotSummarised) {
   EXPECT_NE(why[0].find("iastore"), std::string::npos) << why[0];
 }
 
-TEST(LoopsWithFields, APrimitiveFieldOfALocalIsReadAtTheHeaderAReferenceFieldIsNot) {
-  // For the summaries of identical code (arrayStores): realcode/loopfield's find reads
-  // this.size (primitive: an argument), realcode/loops' fieldSum reads this.items (a reference:
-  // still rejected). Without arrayStores (coupled loops) neither is summarisable.
+TEST(LoopsWithFields, PrimitiveAndPrimitiveArrayFieldsOfALocalAreReadAtTheHeaderOtherReferencesAreNot) {
+  // For the summaries of identical code (arrayStores): realcode/loopfield's find reads this.size
+  // (primitive: an argument), realcode/loops' fieldSum reads this.items (an int[]: its content
+  // an argument), nulls reads this.things (an Object[]: still rejected). Without arrayStores
+  // (coupled loops) none is summarisable.
   pasda::jvm::ClassPath cp;
   cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopfield/old");
   cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loops/old");
@@ -84,8 +85,10 @@ TEST(LoopsWithFields, APrimitiveFieldOfALocalIsReadAtTheHeaderAReferenceFieldIsN
   ASSERT_NE(scan, nullptr);
   const pasda::jvm::Method* find = buf->findMethod("find", "(C)I");
   const pasda::jvm::Method* fieldSum = scan->findMethod("fieldSum", "()I");
+  const pasda::jvm::Method* nulls = scan->findMethod("nulls", "()I");
   ASSERT_NE(find, nullptr);
   ASSERT_NE(fieldSum, nullptr);
+  ASSERT_NE(nulls, nullptr);
   auto loops = summarisableLoops(*buf, *find, nullptr, nullptr, {}, true);
   ASSERT_EQ(loops.size(), 1u);
   ASSERT_EQ(loops[0].field_reads.size(), 1u);
@@ -93,8 +96,14 @@ TEST(LoopsWithFields, APrimitiveFieldOfALocalIsReadAtTheHeaderAReferenceFieldIsN
   EXPECT_EQ(std::get<1>(loops[0].field_reads[0]), "size");
   EXPECT_TRUE(has(loops[0].exceptions, "java/lang/NullPointerException"));
   EXPECT_TRUE(summarisableLoops(*buf, *find).empty());
+  auto sum = summarisableLoops(*scan, *fieldSum, nullptr, nullptr, {}, true);
+  ASSERT_EQ(sum.size(), 1u);
+  ASSERT_EQ(sum[0].field_reads.size(), 1u);
+  EXPECT_EQ(std::get<1>(sum[0].field_reads[0]), "items");
+  EXPECT_EQ(std::get<2>(sum[0].field_reads[0]), "[I");
+  EXPECT_TRUE(summarisableLoops(*scan, *fieldSum).empty());
   std::vector<std::string> why;
-  EXPECT_TRUE(summarisableLoops(*scan, *fieldSum, &why, nullptr, {}, true).empty());
+  EXPECT_TRUE(summarisableLoops(*scan, *nulls, &why, nullptr, {}, true).empty());
   ASSERT_EQ(why.size(), 1u);
   EXPECT_NE(why[0].find("a reference"), std::string::npos) << why[0];
 }

@@ -176,6 +176,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.field_reads = l.field_reads;
       h.reads_objects = l.reads_objects;
       h.calls_helpers = l.calls_helpers;
+      h.changes_library_objects = l.changes_library_objects;
       hooks.push_back(std::move(h));
     }
     return hooks;

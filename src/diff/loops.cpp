@@ -53,6 +53,39 @@ bool immutableValueCall(const jvm::MemberRef& m, std::string& thrown) {
   return false;
 }
 
+/// Methods of JDK classes that change or read their receiver alone, deterministically, given
+/// primitive or String arguments (nothing they are given can run program code): what a loop
+/// does to such a receiver is a function of its content and the arguments. The summary needs
+/// the receiver to be exactly of the class (symexec: built by `new` in the run).
+bool receiverOnlyLibraryCall(const jvm::MemberRef& m, std::string& thrown) {
+  if (m.owner == "java/util/BitSet") {
+    static const char* const ok[][2] = {{"set", "(I)V"},   {"set", "(II)V"},         {"set", "(IZ)V"}, {"clear", "(I)V"},
+                                        {"get", "(I)Z"},   {"cardinality", "()I"},   {"length", "()I"},
+                                        {"flip", "(I)V"},  {"nextSetBit", "(I)I"},   {"isEmpty", "()Z"}};
+    for (const auto& [name, desc] : ok)
+      if (m.name == name && m.descriptor == desc) {
+        thrown = "java/lang/IndexOutOfBoundsException";
+        return true;
+      }
+    return false;
+  }
+  if (m.owner == "java/lang/StringBuilder") {
+    static const char* const ok[][2] = {{"append", "(C)Ljava/lang/StringBuilder;"},
+                                        {"append", "(I)Ljava/lang/StringBuilder;"},
+                                        {"append", "(J)Ljava/lang/StringBuilder;"},
+                                        {"append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;"},
+                                        {"length", "()I"},
+                                        {"charAt", "(I)C"},
+                                        {"setCharAt", "(IC)V"}};
+    for (const auto& [name, desc] : ok)
+      if (m.name == name && m.descriptor == desc) {
+        thrown = "java/lang/StringIndexOutOfBoundsException";  // (charAt, setCharAt; append: none)
+        return true;
+      }
+  }
+  return false;
+}
+
 /// A one-dimensional array of a primitive type: "[I", "[C", ...
 bool primitiveArrayDescriptor(const std::string& d) {
   return d.size() == 2 && d[0] == '[' && std::string("ZBCSIJFD").find(d[1]) != std::string::npos;
@@ -82,6 +115,7 @@ struct Facts {
   bool stores = false;        // ... and seen
   bool objects = false;       // reads strings, boxes or reference arrays' elements
   bool helpers = false;       // calls static helpers of its class (checkCallee)
+  bool library = false;       // calls receiverOnlyLibraryCall methods
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
   const jvm::ClassFile* cf = nullptr;            // the method's class (for its static helpers)
@@ -134,6 +168,13 @@ std::string check(const Instruction& in, Facts& f) {
       return "";
     case O::invokevirtual: {
       std::string thrown;
+      if (f.array_stores && receiverOnlyLibraryCall(in.member, thrown)) {
+        f.library = true;
+        f.objects = true;
+        f.exceptions.insert("java/lang/NullPointerException");
+        f.exceptions.insert(thrown);
+        return "";
+      }
       if (!f.array_stores || !immutableValueCall(in.member, thrown)) return "calls " + in.member.owner + "." + in.member.name;
       f.objects = true;
       f.exceptions.insert("java/lang/NullPointerException");
@@ -221,6 +262,7 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
         why = e.what();
       }
     }
+    if (why.empty() && inner.library) why = "changes a JDK object";  // (its receiver is no local of the loop)
     f.callees->why[key] = why;
     if (!why.empty()) return why;
     f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects};
@@ -302,6 +344,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.field_reads.assign(facts.field_reads.begin(), facts.field_reads.end());
   out.reads_objects = facts.objects;
   out.calls_helpers = facts.helpers;
+  out.changes_library_objects = facts.library;
   return "";
 }
 

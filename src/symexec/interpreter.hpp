@@ -102,6 +102,9 @@ class Interpreter {
   std::optional<std::vector<Term>> reachedArrays(State& s, const LoopSummaryHook& hook);
   bool worthSummarising(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
   bool storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
+  bool libraryReceiversKnown(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
+  void havocLibraryObjects(State& s, const std::vector<Term>& reached, const std::string& base,
+                           const std::vector<Term>& args);
   bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached,
                             std::vector<Term>& args, std::string& sig, std::optional<StepOutcome>& stop);
   void havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,

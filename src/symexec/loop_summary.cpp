@@ -36,7 +36,9 @@ bool Interpreter::worthSummarising(State& s, const LoopSummaryHook& hook, const 
   // character or element it tests forks the path, and runs over a few held characters already
   // exceed a method's budget (StringUtils.deleteWhitespace: 511 paths).
   // So is one that calls helpers (ArrayUtils.shift's swap: its offsets fork every path).
-  if (hook.reads_objects || hook.calls_helpers || (!hook.stores_arrays && hook.field_reads.empty())) return true;
+  if (hook.reads_objects || hook.calls_helpers || hook.changes_library_objects ||
+      (!hook.stores_arrays && hook.field_reads.empty()))
+    return true;
   for (Term v : reached)
     if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0 && deref(s, v).is_array && deref(s, v).long_length)
       return true;
@@ -133,6 +135,59 @@ bool Interpreter::storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& h
   return true;
 }
 
+namespace {
+
+/// The JDK classes whose objects a summarised loop may change (diff::LoopSummary::changes_library_objects).
+bool changeableLibraryClass(const std::string& cls) { return cls == "java/util/BitSet" || cls == "java/lang/StringBuilder"; }
+
+/// Objects no call can change: strings and boxes.
+bool immutableValue(const std::string& cls) {
+  for (const char* c : {"java/lang/String", "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte",
+                        "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double"})
+    if (cls == c) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Interpreter::libraryReceiversKnown(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
+  // A loop that calls BitSet/StringBuilder methods runs them on what its locals hold or on
+  // elements of its arrays. Summarised only when every object it reaches is one it cannot
+  // change (a string, a box, an array of those or of primitives) or a BitSet/StringBuilder
+  // built here by `new` (exactly of its class: no override runs program code), whose content
+  // the summary then makes a function of the loop's arguments. Anything else — an input
+  // BitSet (it may be a subclass), a program object, an array of builders — and the loop runs.
+  if (!hook.changes_library_objects) return true;
+  for (Term v : reached) {
+    if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
+    const Object& o = deref(s, v);
+    if (o.is_array) {
+      if (o.elem_sort == Sort::Ref && !immutableValue(elementType(o.cls))) return false;
+      continue;
+    }
+    if (immutableValue(o.cls) && !o.opaque) continue;
+    if (changeableLibraryClass(o.cls) && o.exact_library && o.input < 0) continue;
+    return false;
+  }
+  return true;
+}
+
+void Interpreter::havocLibraryObjects(State& s, const std::vector<Term>& reached, const std::string& base,
+                                      const std::vector<Term>& args) {
+  // Whichever way the loop ends, the builders and bit sets it reaches hold what it made of
+  // them: a function of its arguments, the same in both versions.
+  for (std::size_t i = 0; i < reached.size(); ++i) {
+    const Term ref = reached[i];
+    if (!ref || tm_.sort(ref) != Sort::Ref || tm_.node(ref).bits == 0) continue;
+    Object& o = deref(s, ref);
+    if (o.is_array || !changeableLibraryClass(o.cls)) continue;
+    o.ident = tm_.apply(base + ":object" + std::to_string(i), terms::FunKind::Uif, Sort::Int, args);
+    o.dirty = true;
+    o.chars = false;  // (a builder's characters are no longer known)
+    o.elems.clear();
+  }
+}
+
 void Interpreter::havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,
                                         const std::vector<Term>& args) {
   // Whichever way it ends, the loop may have stored into the primitive arrays it reaches: their
@@ -166,7 +221,9 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   // which version touched the array first (the new version's run was summarised at its first
   // visit, the old one's a visit later: different functions, MAYBE_NEQ on identical code).
   if (!s.pending.empty() || !s.pending_lengths.empty()) return StepOutcome::Continue;
-  if (!worthSummarising(s, *hook, *reached) || !storesOnlyIntoReachedArrays(s, *hook, *reached)) return std::nullopt;
+  if (!worthSummarising(s, *hook, *reached) || !storesOnlyIntoReachedArrays(s, *hook, *reached) ||
+      !libraryReceiversKnown(s, *hook, *reached))
+    return std::nullopt;
   std::vector<Term> args;
   std::string sig;
   std::optional<StepOutcome> stop;
@@ -189,6 +246,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   }
   explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
   if (hook->stores_arrays) havocSummarisedArrays(s, *reached, base, args);
+  if (hook->changes_library_objects) havocLibraryObjects(s, *reached, base, args);
   if (k < hook->exits.size()) {
     Frame& top = s.frames.back();
     for (auto [slot, kind] : hook->writes) {

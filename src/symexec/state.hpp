@@ -59,6 +59,9 @@ struct Object {
   /// site): its functional method, "name(erased descriptor)". A call of it runs that shared
   /// code, so both versions share the call whatever other implementations the interface has.
   std::string lambda_sam;
+  /// A JDK object built here by `new` and its class's own constructor: its class is exactly
+  /// `cls` (no subclass whose overrides could run program code).
+  bool exact_library = false;
   /// An input array longer than --max-array-length: its length, an input variable above the
   /// bound; its elements are not held (`elems` is empty): reading or writing one cuts the path,
   /// and library models other than the length's see an unknown array (docs/heap.md).

@@ -39,6 +39,10 @@ struct LoopSummary {
   /// It calls static methods of its class whose every instruction a summarised loop may hold
   /// (only with arrayStores; to a depth of 8): their reads, stores and exceptions are the loop's.
   bool calls_helpers = false;
+  /// It calls methods of BitSet and StringBuilder that change or read their receiver alone
+  /// (only with arrayStores): the caller requires each such receiver its reference locals hold
+  /// to be exactly of its class, and makes its content a function of the loop's arguments.
+  bool changes_library_objects = false;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is

@@ -55,6 +55,7 @@ struct LoopSummaryHook {
   std::vector<std::tuple<int, std::string, std::string>> field_reads;
   bool reads_objects = false;  // it reads strings, boxes or reference arrays' elements (diff::LoopSummary)
   bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
+  bool changes_library_objects = false;  // it calls BitSet/StringBuilder methods on its locals (diff::LoopSummary)
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

@@ -22,7 +22,10 @@ ModelResult libraryInit(ModelCall& c) {
   for (std::size_t i = 1; i < c.args().size(); ++i) args.push_back(c.identity(c.arg(i)));
   appendSources(c, args);  // (a generator without a seed, a Date of now: each one new)
   Term ident = c.tm().apply("new:" + c.owner() + c.descriptor(), terms::FunKind::Library, Sort::Int, args);
-  c.object(c.receiver()).ident = ident;
+  Object& built = c.object(c.receiver());
+  built.ident = ident;
+  // (the class's own constructor on an object of no program class: `new` made it of exactly that class)
+  built.exact_library = built.cls == c.owner() && built.input < 0 && !built.opaque;
   return ModelResult::none();
 }
 

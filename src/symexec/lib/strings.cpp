@@ -414,6 +414,7 @@ void startBuilder(ModelCall& c, Chars chars) {
   b.chars = true;
   b.elem_kind = 'C';
   b.elems = std::move(chars);
+  b.exact_library = b.cls == c.owner() && b.input < 0 && !b.opaque;  // (`new` made it: exactly of the class)
 }
 
 ModelResult builderInit(ModelCall& c) {

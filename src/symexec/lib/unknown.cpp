@@ -428,6 +428,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (fresh) {
     Object& built = c.object(fresh);
     built.opaque = true;
+    built.exact_library = built.cls == c.owner();
     built.ident = tm.apply("new:" + call, FunKind::Library, Sort::Int, args);
   }
   if (ret.kind == 'V') return ModelResult::none();

@@ -135,6 +135,21 @@ bool Interpreter::storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& h
   return true;
 }
 
+bool Interpreter::elementsKnownByTheirArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
+  // A loop that reads elements of an array past the bound is a function of the array's
+  // identity, which stands for its elements' contents only where they cannot change: an array
+  // of arrays past the bound holds inner arrays the input heap never materialised, which another
+  // reference (a parameter) may alias and the code before the loop may have written. Such a
+  // loop runs (and is cut at its first element, as before).
+  if (!hook.reads_objects) return true;
+  for (Term v : reached)
+    if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0) {
+      const Object& o = deref(s, v);
+      if (o.is_array && o.long_length && o.cls.rfind("[[", 0) == 0) return false;
+    }
+  return true;
+}
+
 namespace {
 
 /// The JDK classes whose objects a summarised loop may change (diff::LoopSummary::changes_library_objects).
@@ -222,6 +237,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   // visit, the old one's a visit later: different functions, MAYBE_NEQ on identical code).
   if (!s.pending.empty() || !s.pending_lengths.empty()) return StepOutcome::Continue;
   if (!worthSummarising(s, *hook, *reached) || !storesOnlyIntoReachedArrays(s, *hook, *reached) ||
+      !elementsKnownByTheirArrays(s, *hook, *reached) ||
       !libraryReceiversKnown(s, *hook, *reached))
     return std::nullopt;
   std::vector<Term> args;

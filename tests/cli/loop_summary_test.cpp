@@ -7,13 +7,19 @@
 namespace cli_test {
 namespace {
 
-JsonRun scan(const std::string& method, std::vector<std::string> extra = {}) {
+/// `method` of the fixture class `cls` in tests/fixtures/realcode/<dir>, old against new.
+JsonRun analyse(const std::string& dir, const std::string& cls, const std::string& method,
+                const std::vector<std::string>& extra) {
   std::vector<std::string> a = {"--method", method, "--stop-at-neq", "no", "--timeout", "30", "--shortcut", "off",
                                 "--arith", "java"};
   a.insert(a.end(), extra.begin(), extra.end());
-  a.push_back(fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"));
-  a.push_back(fixtureClass("realcode/loops", "new", "realcode.loops", "Scan"));
+  a.push_back(fixtureClass("realcode/" + dir, "old", "realcode." + dir, cls));
+  a.push_back(fixtureClass("realcode/" + dir, "new", "realcode." + dir, cls));
   return runJson(a);
+}
+
+JsonRun scan(const std::string& method, const std::vector<std::string>& extra = {}) {
+  return analyse("loops", "Scan", method, extra);
 }
 
 bool warned(const Json& j, const std::string& what) {
@@ -68,13 +74,8 @@ TEST(LoopSummaries, AnArrayWrittenDifferentlyBeforeASharedLoopIsNotEq) {
   expectRealDifference(scan("afterWrite"));
 }
 
-JsonRun text(const std::string& method, std::vector<std::string> extra = {}) {
-  std::vector<std::string> a = {"--method", method, "--stop-at-neq", "no", "--timeout", "30", "--shortcut", "off",
-                                "--arith", "java"};
-  a.insert(a.end(), extra.begin(), extra.end());
-  a.push_back(fixtureClass("realcode/loopobjects", "old", "realcode.loopobjects", "Text"));
-  a.push_back(fixtureClass("realcode/loopobjects", "new", "realcode.loopobjects", "Text"));
-  return runJson(a);
+JsonRun text(const std::string& method, const std::vector<std::string>& extra = {}) {
+  return analyse("loopobjects", "Text", method, extra);
 }
 
 TEST(LoopSummaries, LoopsOverStringsBoxesAndArrayFieldsAreSharedFunctionsOfTheirContents) {

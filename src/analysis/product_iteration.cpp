@@ -157,7 +157,9 @@ void ProductIteration::onPartition(const symexec::RawPartition& raw, solver::Sol
   if (h1_) h1_->add(raw);
   auto tc = Clock::now();
   PartitionResult r = classifier_->classify(raw, s, ++n_, since(t0_));
-  const bool witnessed = !r.witness.empty();  // (the classifier's last witness is this one's)
+  // (the classifier's last witness is this one's; a method without parameters has a witness
+  // call without values)
+  const bool witnessed = !r.witness_call.empty();
   const std::vector<Term> model = witnessed ? classifier_->lastModel() : std::vector<Term>{};
   if (o_.mode != Tool::Prv && !proofOnly())
     witnesses_->process(raw, r, model, witnessed ? classifier_->lastReferenceInputs() : std::vector<witness::InputValue>{},

@@ -231,7 +231,7 @@ void WitnessStage::queueForJvmOnly(const PartitionResult& r, const std::vector<T
   // heap effects: such a witness goes to the JVM only (replayAllInJvm), whose different
   // results prove NEQ; with heap effects, equal results there contradict nothing (the JVM
   // compares results only).
-  if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness.empty()) return;
+  if ((r.result != Verdict::NEQ && r.result != Verdict::MAYBE_NEQ) || r.witness_call.empty()) return;
   if (instance_ && !context.receiver.buildable()) return;
   if (context.statics.ref == witness::InputValue::Ref::Object && !context.statics.buildable()) return;
   std::vector<witness::InputValue> vals = valuesOf(model);
@@ -294,7 +294,7 @@ void WitnessStage::process(const symexec::RawPartition& raw, PartitionResult& r,
   renv_.interp_timeout_s = std::clamp(std::chrono::duration<double>(env_.deadline - Clock::now()).count() *
                                           t.interp_replay_share,
                                       t.interp_replay_min_s, t.interp_replay_cap_s);
-  if ((r.result == Verdict::NEQ || r.result == Verdict::MAYBE_NEQ) && !r.witness.empty()) {
+  if ((r.result == Verdict::NEQ || r.result == Verdict::MAYBE_NEQ) && !r.witness_call.empty()) {
     std::vector<witness::InputValue> vals = valuesOf(model);
     Replay rep = witness::replayInterp(renv_, vals);
     bool ok = confirmed(vals, rep);

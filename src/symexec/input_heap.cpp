@@ -387,16 +387,18 @@ bool InputHeap::compareFields(State& s, const std::string& path, std::uint64_t i
                               : tm_.lit(Sort::Ref, s.inputs[static_cast<std::size_t>(it->second)].side_obj[side]);
       return Term{};
     };
-    if (!va) va = fromInput(s.heap[ia], kOld);
-    if (!vb) vb = fromInput(s.heap[ib], kNew);
     std::string p = path + "." + n;
-    if ((!va || !vb) && (va || vb) && !declaresField(va ? kNew : kOld, va ? s.heap[ib].cls : s.heap[ia].cls, n)) {
+    if (!declaresField(kOld, s.heap[ia].cls, n) || !declaresField(kNew, s.heap[ib].cls, n)) {
       // A field of one version's class only (a renamed or added private field): its value
       // has nothing to be compared with; what the object does with it shows in other outputs.
+      // (An input object is shared by the versions: the other side "reads" the field from it
+      // although its class has no such field.)
       oldState.emplace_back(p, tm_.apply("unknown_old:" + p, terms::FunKind::Library, Sort::Int, {}));
       newState.emplace_back(p, tm_.apply("unknown_new:" + p, terms::FunKind::Library, Sort::Int, {}));
       continue;
     }
+    if (!va) va = fromInput(s.heap[ia], kOld);
+    if (!vb) vb = fromInput(s.heap[ib], kNew);
     if ((!va || !vb) && (va || vb)) {
       Checked<Term> filler = untouchedField(s, va ? s.heap[ib] : s.heap[ia], va ? kNew : kOld, n, va ? va : vb);
       if (!filler.ok()) return false;

@@ -54,4 +54,17 @@ std::string completeLines(const std::string& output);
 /// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`.
 void addBuildHelpers(jvm::ClassFile& cf);
 
+/// Adds the helpers printState calls (pasdaState, pasdaValue) to the driver class `cf` named
+/// `driver` (jvm_state.cpp).
+void addStateHelpers(jvm::ClassFile& cf, const std::string& driver);
+/// Prints "<prefix> state S0 | S1 ..." and a newline: the state of the reference locals `slots`
+/// (for an object of a class outside the JDK "name=value;" per instance field; for a string, a
+/// box or a primitive array its value; "obj" for other objects; "null").
+void printState(product::Assembler& a, const std::string& driver, const std::string& prefix,
+                const std::vector<int>& slots);
+/// The first difference between two printed states on what both versions declare
+/// ("this.size: 0 vs -5"; the inputs called by `names`), or "" when they agree.
+std::string stateDifference(const std::string& oldState, const std::string& newState,
+                            const std::vector<std::string>& names);
+
 }  // namespace pasda::witness::detail

@@ -217,6 +217,26 @@ std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFil
   return loads;
 }
 
+/// The reference inputs whose state after the call is compared (their indices among the
+/// call's locals: the receiver first): the receiver, arrays and objects but strings.
+std::vector<std::size_t> stateInputs(const jvm::MethodDesc& md, bool instance) {
+  std::vector<std::size_t> out;
+  if (instance) out.push_back(0);
+  for (std::size_t i = 0; i < md.params.size(); ++i) {
+    const jvm::TypeDesc& t = md.params[i];
+    if (t.kind == '[' || (t.kind == 'L' && t.className() != "java/lang/String")) out.push_back(i + (instance ? 1 : 0));
+  }
+  return out;
+}
+
+/// How the witness text names those inputs ("this", "argument 2").
+std::vector<std::string> stateNames(const jvm::MethodDesc& md, bool instance) {
+  std::vector<std::string> out;
+  for (std::size_t i : stateInputs(md, instance))
+    out.push_back(instance && i == 0 ? std::string("this") : "argument " + std::to_string(instance ? i : i + 1));
+  return out;
+}
+
 // One version's call for witness `w`: build its inputs, then try { r = call; } catch
 // (Throwable t) { print throw }.
 void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::ExceptionHandler>& handlers,
@@ -263,11 +283,17 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   if (printed != 'V') a.store(printed, 0);
   std::uint16_t end = a.here();
   printResult(a, prefix, printed);
-  a.jump(Opcode::goto_, after);
+  const int state = a.newLabel();
+  a.jump(Opcode::goto_, state);
   std::uint16_t handler = a.here();
   a.store('L', 2);
   if (in.reflective) detail::unwrapInvocationTarget(a, cf.pool, 2);
   printThrowable(a, prefix + " throw ", 2);
+  // What the call left in its reference inputs, returned or thrown (stateInputs).
+  a.bind(state);
+  std::vector<int> slots;
+  for (std::size_t i : stateInputs(md, in.instance)) slots.push_back(loads[i].second);
+  detail::printState(a, driver, prefix, slots);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
@@ -293,6 +319,7 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
                                              a.finish(), maxStack, maxLocals, std::move(handlers)));
   }
   detail::addBuildHelpers(cf);
+  detail::addStateHelpers(cf, name);
   product::Assembler a(cf.pool);
   for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
   printString(a, std::string(kTag) + " done", true);
@@ -477,7 +504,10 @@ std::string writeDrivers(const std::string& classDir, const Drivers& drivers, co
 /// What the drivers printed, per (witness, side: 1 old, 2 new, 3 the old version's repeats, 4
 /// the new version's): for a repeat, the first output that differs from the version's first
 /// call (else the last repeat's).
-std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& output, std::size_t witnesses, char ret) {
+using States = std::map<std::pair<std::size_t, int>, std::string>;  // (witness, call) -> printed state
+
+std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& output, std::size_t witnesses, char ret,
+                                                           States& states) {
   std::map<std::pair<std::size_t, int>, Observed> seen;
   std::istringstream lines(output);
   std::string line;
@@ -488,6 +518,16 @@ std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& o
     if (!(ls >> tag >> w >> side >> what) || tag != kTag || w >= witnesses) continue;
     const int key = side == "old" ? 1 : side == "new" ? 2 : side == "again" ? 3 : side == "renew" ? 4 : 0;
     if (key == 0) continue;
+    if (what == "state") {
+      std::string text;
+      std::getline(ls >> std::ws, text);
+      if (key >= 3) {  // as below: a repeat that differs from the first call stays
+        auto first = states.find({w, key - 2}), kept = states.find({w, key});
+        if (first != states.end() && kept != states.end() && kept->second != first->second) continue;
+      }
+      states[{w, key}] = text;
+      continue;
+    }
     Observed o;
     o.seen = true;
     if (what == "obj") {
@@ -518,7 +558,8 @@ std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& o
 
 /// The replay of one witness from what its calls printed.
 void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observed& b, const Observed& again,
-           const Observed& renew, bool timedOut) {
+           const Observed& renew, bool timedOut, const std::vector<const std::string*>& states,
+           const std::vector<std::string>& names) {
   if (!a.seen || !b.seen) {
     r.note = timedOut ? "the JVM did not finish within the replay timeout" : "no output from the JVM for this witness";
     return;
@@ -537,8 +578,8 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
   r.old_out = text(a);
   r.new_out = text(b);
   r.differs = !a.same(b, ret.kind);
-  if (a.kind == Observed::Value && (ret.kind == 'L' || ret.kind == '[') && (a.bits || b.bits))
-    r.note = "object results are not compared";
+  const bool objectResults = a.kind == Observed::Value && (ret.kind == 'L' || ret.kind == '[') && (a.bits || b.bits);
+  if (objectResults) r.note = "object results are not compared";
   if (r.differs && again.seen && again.kind != Observed::Setup && !again.same(a, ret.kind)) {
     r.differs = false;
     r.note = "the old version gives different outputs on two calls with these inputs (" + r.old_out + ", then " +
@@ -548,6 +589,18 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
     r.note = "the new version gives different outputs on two calls with these inputs (" + r.new_out + ", then " +
              text(renew) + "): not a difference between the versions";
   }
+  // Equal results: the state the calls left in their inputs (states: old, new, again, renew).
+  if (r.differs || (!r.note.empty() && !objectResults) || !states[0] || !states[1]) return;
+  const std::string d = detail::stateDifference(*states[0], *states[1], names);
+  if (d.empty()) return;
+  for (int k : {2, 3})
+    if (states[k] && !detail::stateDifference(*states[k - 2], *states[k], names).empty()) {
+      r.note = std::string("the ") + (k == 2 ? "old" : "new") +
+               " version leaves different states on two calls with these inputs: not a difference between the versions";
+      return;
+    }
+  r.differs = true;
+  r.note = "the state after the call differs: " + d;
 }
 
 }  // namespace
@@ -605,9 +658,9 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   bool timedOut = false;
   bool ran = false;
   auto path = [&](const std::vector<std::string>& entries) {
-    std::vector<std::string> out{classDir};
-    out.insert(out.end(), entries.begin(), entries.end());
-    return out;
+    std::vector<std::string> cp{classDir};
+    cp.insert(cp.end(), entries.begin(), entries.end());
+    return cp;
   };
   // A session JVM (started early, reused) runs each driver in a class loader over its class
   // path; without one, or when a path cannot travel in its request, JVMs of their own do.
@@ -636,8 +689,17 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   }
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
-  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind);
-  for (std::size_t w = 0; w < inputs.size(); ++w) judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], seen[{w, 4}], timedOut);
+  States states;
+  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind, states);
+  const std::vector<std::string> names = stateNames(md, instance);
+  for (std::size_t w = 0; w < inputs.size(); ++w) {
+    std::vector<const std::string*> st;
+    for (int key = 1; key <= 4; ++key) {
+      auto it = states.find({w, key});
+      st.push_back(it == states.end() ? nullptr : &it->second);
+    }
+    judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], seen[{w, 4}], timedOut, st, names);
+  }
   return out;
 }
 

@@ -228,5 +228,64 @@ TEST(ReplayReferences, APrivateMethodIsCalledThroughReflectionOverEachVersionsCl
   }
 }
 
+
+// tests/fixtures/realcode/replay_state, run over its class directories (the enum and the
+// switch map are classes of their own).
+JsonRun counter(const std::string& method) {
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/replay_state/";
+  return runJson({root + "old", root + "new", "--class", "realcode.replaystate.Counter", "--method", method,
+                  "--stop-at-neq", "no", "--timeout", "30"});
+}
+
+TEST(ReplayState, AMethodWithoutParametersIsReplayedOnItsReceiver) {
+  // phase() on a Counter whose phase is null: IllegalStateException against the new version's
+  // NullPointerException (its switch). The witness has no argument, only a receiver.
+  REQUIRE_JAVA();
+  JsonRun j = counter("phase");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  bool seen = false;
+  for (const auto& [call, rep] : jvmReplays(j.json, "NEQ")) {
+    ASSERT_NE(rep, nullptr) << "NEQ without a JVM replay: " << call;
+    EXPECT_TRUE((*rep)["differs"].boolean) << call << ": " << (*rep)["note"].string;
+    if (call.find("phase = null") == std::string::npos) continue;
+    seen = true;
+    EXPECT_NE((*rep)["output_old"].string.find("IllegalStateException"), std::string::npos) << call;
+    EXPECT_NE((*rep)["output_new"].string.find("NullPointerException"), std::string::npos) << call;
+  }
+  EXPECT_TRUE(seen) << j.run.out;
+}
+
+TEST(ReplayState, ADifferenceInTheStateLeftBehindIsConfirmedInTheJvm) {
+  // resize(n) throws alike in both versions but sets the size first in the old one; mark(a, 7)
+  // returns nothing and stores a different element. Equal results, different states.
+  REQUIRE_JAVA();
+  for (const auto& [method, where] : std::vector<std::pair<std::string, std::string>>{
+           {"resize", "this.size: "}, {"mark", "argument 1: [[7"}}) {
+    JsonRun j = counter(method);
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+    auto reps = jvmReplays(j.json, "NEQ");
+    ASSERT_FALSE(reps.empty()) << j.run.out;
+    for (const auto& [call, rep] : reps) {
+      ASSERT_NE(rep, nullptr) << "NEQ without a JVM replay: " << call;
+      EXPECT_TRUE((*rep)["differs"].boolean) << method << " " << call << ": " << (*rep)["note"].string;
+      EXPECT_EQ((*rep)["output_old"].string, (*rep)["output_new"].string) << call;
+      EXPECT_NE((*rep)["note"].string.find("the state after the call differs: " + where), std::string::npos)
+          << call << ": " << (*rep)["note"].string;
+    }
+  }
+}
+
+TEST(ReplayState, AFieldOfOneVersionOnlyIsNoDifference) {
+  // touch() counts in `touched` in the old version and in `hits` in the new: no field of one
+  // version has a counterpart to differ from, in the engine or in the JVM.
+  REQUIRE_JAVA();
+  JsonRun j = counter("touch");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_NE(j.json["result"].string, "NEQ") << j.run.out;
+  EXPECT_NE(j.json["result"].string, "EQ") << j.run.out;
+}
+
 }  // namespace
 }  // namespace cli_test

@@ -189,5 +189,21 @@ TEST(ReplayJvmOutput, ALineCutShortByTheDeadlineIsNotAResult) {
   EXPECT_EQ(completeLines(""), "");
 }
 
+TEST(ReplayJvmOutput, StatesAreComparedOnTheFieldsBothVersionsDeclare) {
+  using pasda::witness::detail::stateDifference;
+  const std::vector<std::string> names{"this", "argument 1"};
+  // equal states; a field of one version only (renamed) is not compared
+  EXPECT_EQ(stateDifference("size=3;buf=[[1, 2]]; | [[7]]", "size=3;buf=[[1, 2]]; | [[7]]", names), "");
+  EXPECT_EQ(stateDifference("touched=1;size=2; | null", "hits=1;size=2; | null", names), "");
+  // a common field, then an array argument's elements
+  EXPECT_EQ(stateDifference("touched=1;size=2; | [[7]]", "hits=1;size=0; | [[7]]", names), "this.size: 2 vs 0");
+  EXPECT_EQ(stateDifference("size=2; | [[7, 0]]", "size=2; | [[8, 0]]", names), "argument 1: [[7, 0]] vs [[8, 0]]");
+  // a field hidden by a subclass's field of the same name is told apart by its occurrence
+  EXPECT_EQ(stateDifference("x=1;x=2;", "x=1;x=3;", names), "this.x#1: 2 vs 3");
+  // an object whose fields could not be listed ("?") is not compared; nor inputs that differ in number
+  EXPECT_EQ(stateDifference("? | [[1]]", "size=1; | [[1]]", names), "");
+  EXPECT_EQ(stateDifference("size=1;", "size=2; | [[1]]", names), "");
+}
+
 }  // namespace
 }  // namespace wtest

@@ -80,13 +80,23 @@ void pushObject(product::Assembler& a, jvm::ConstantPool& pool, const InputValue
   a.invoke(Opcode::invokestatic, names.driver, kAlloc, kAllocDesc);
   a.op(Opcode::checkcast);
   a.u2(pool.addClass(cls));
+  // A field the class does not declare is left out: a witness's object holds the fields either
+  // version reads (a field renamed between them is one version's only).
   for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+    const int set = a.newLabel(), next = a.newLabel();
     a.op(Opcode::dup);  // obj obj
     ldcClass(a, pool, cls);
     a.ldcString(v.field_names[i]);
     a.invoke(Opcode::invokestatic, names.driver, kField, kFieldDesc);  // obj obj field
-    a.op(Opcode::swap);                                                  // obj field obj
+    a.op(Opcode::dup);
+    a.jump(Opcode::ifnonnull, set);
+    a.op(Opcode::pop);
+    a.op(Opcode::pop);
+    a.jump(Opcode::goto_, next);
+    a.bind(set);
+    a.op(Opcode::swap);  // obj field obj
     setField(a, pool, v.field_descs[i], v.field_values[i], names);
+    a.bind(next);
   }
 }
 
@@ -180,11 +190,18 @@ void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDe
 void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names) {
   if (statics.ref != InputValue::Ref::Object) return;
   for (std::size_t i = 0; i < statics.field_names.size(); ++i) {
+    const int set = a.newLabel(), next = a.newLabel();
     ldcClass(a, pool, names.called);
     a.ldcString(statics.field_names[i]);
     a.invoke(Opcode::invokestatic, names.driver, kField, kFieldDesc);  // field
-    a.op(Opcode::aconst_null);                                           // field null
+    a.op(Opcode::dup);
+    a.jump(Opcode::ifnonnull, set);
+    a.op(Opcode::pop);  // (a static field of the other version only)
+    a.jump(Opcode::goto_, next);
+    a.bind(set);
+    a.op(Opcode::aconst_null);  // field null
     setField(a, pool, statics.field_descs[i], statics.field_values[i], names);
+    a.bind(next);
   }
 }
 
@@ -236,7 +253,7 @@ void addBuildHelpers(jvm::ClassFile& cf) {
         product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kAlloc, kAllocDesc, a.finish(), 3, 2, std::move(hs)));
   }
   // static Field pasdaField(Class c, String n): the field n declared by c or a superclass,
-  // made accessible (a NullPointerException past Object: no such field)
+  // made accessible; null when none declares it
   product::Assembler a(cf.pool);
   const int loop = a.newLabel();
   a.bind(loop);
@@ -256,7 +273,10 @@ void addBuildHelpers(jvm::ClassFile& cf) {
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getSuperclass", "()Ljava/lang/Class;");
   a.store('L', 0);
-  a.jump(Opcode::goto_, loop);
+  a.load('L', 0);
+  a.jump(Opcode::ifnonnull, loop);
+  a.op(Opcode::aconst_null);
+  a.op(Opcode::areturn);
   std::vector<jvm::ExceptionHandler> hs{{start, end, handler, cf.pool.addClass("java/lang/NoSuchFieldException")}};
   cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kField, kFieldDesc, a.finish(), 2, 3,
                                            std::move(hs)));

@@ -19,6 +19,10 @@ namespace pasda::witness::detail {
 /// Names a driver's generated code needs: the class one version's call goes to (what
 /// "<main>" in an input's class stands for; empty: no mapping) and the driver class itself
 /// (the owner of the build helpers).
+/// The pseudo-field of an enum input naming its constant (a string; replayJvm sets it from the
+/// model's "$ordinal"): the driver passes Enum.valueOf's constant of that name to each version.
+inline constexpr const char* kEnumConstant = "$constant";
+
 struct DriverNames {
   std::string called;
   std::string driver;

@@ -76,6 +76,22 @@ void pushObject(product::Assembler& a, jvm::ConstantPool& pool, const InputValue
     a.invoke(Opcode::invokespecial, cls, "<init>", std::string("(") + prim + ")V");
     return;
   }
+  // An enum's value is one of its constants, the one named by replayJvm from the model's ordinal
+  // (nameEnumConstants): Enum.valueOf in each version. No name: the witness cannot be built.
+  for (std::size_t i = 0; i < v.field_names.size(); ++i)
+    if (v.field_names[i] == kEnumConstant) {
+      InputValue name = v.field_values[i];
+      if (name.ref != InputValue::Ref::String) {  // no constant has this name: valueOf throws
+        name.ref = InputValue::Ref::String;
+        name.elems = {'?'};
+      }
+      ldcClass(a, pool, cls);
+      pushInput(a, pool, jvm::parseFieldDescriptor("Ljava/lang/String;"), name, names);
+      a.invoke(Opcode::invokestatic, "java/lang/Enum", "valueOf", "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;");
+      a.op(Opcode::checkcast);
+      a.u2(pool.addClass(cls));
+      return;
+    }
   ldcClass(a, pool, cls);
   a.invoke(Opcode::invokestatic, names.driver, kAlloc, kAllocDesc);
   a.op(Opcode::checkcast);
@@ -211,7 +227,17 @@ void addBuildHelpers(jvm::ClassFile& cf) {
      // no constructor set up (a Random without its seed, a list without its storage) throws
      // where no caller's object would, in both versions, a "difference" no real input can show.
     product::Assembler a(cf.pool);
-    const int unsafe = a.newLabel();
+    const int unsafe = a.newLabel(), notEnum = a.newLabel();
+    // (an enum object is one of its constants, never a new instance: no witness to build)
+    ldcClass(a, cf.pool, "java/lang/Enum");
+    a.load('L', 0);
+    a.invoke(Opcode::invokevirtual, "java/lang/Class", "isAssignableFrom", "(Ljava/lang/Class;)Z");
+    a.jump(Opcode::ifeq, notEnum);
+    a.newObject("java/lang/IllegalArgumentException");
+    a.op(Opcode::dup);
+    a.invoke(Opcode::invokespecial, "java/lang/IllegalArgumentException", "<init>", "()V");
+    a.op(Opcode::athrow);
+    a.bind(notEnum);
     a.load('L', 0);
     a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
     a.ldcString("java.");

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "pasda/jvm/loader.hpp"
+#include "pasda/symexec/program.hpp"
 #include "pasda/product/assembler.hpp"
 #include "pasda/witness/witness.hpp"
 #include "driver.hpp"
@@ -605,6 +606,37 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
 
 }  // namespace
 
+/// Names the enum constants of a witness: an object with the model's "$ordinal" gets the name of
+/// the constant of that ordinal in the old version's enum class (else the new one's), so that
+/// both versions are given the constant of that name, the same input whatever the order of their
+/// constants. None (a class not loaded, an ordinal out of range): the object cannot be built.
+void nameEnumConstants(InputValue& v, const symexec::Program* program) {
+  for (InputValue& f : v.field_values) nameEnumConstants(f, program);
+  if (v.ref != InputValue::Ref::Object) return;
+  for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+    if (v.field_names[i] != "$ordinal") continue;
+    const auto ordinal = static_cast<std::int32_t>(static_cast<std::uint32_t>(v.field_values[i].bits));
+    InputValue name;
+    name.sort = terms::Sort::Ref;
+    for (symexec::Side side : {symexec::kOld, symexec::kNew}) {
+      const symexec::LoadedClass* c = program ? program->find(side, v.cls) : nullptr;
+      if (!c || !name.elems.empty()) continue;
+      std::int32_t k = 0;
+      for (const jvm::Field& f : c->cf.fields) {
+        if (!f.isStatic() || !(f.access_flags & jvm::acc::Enum)) continue;
+        if (k++ != ordinal) continue;
+        name.ref = InputValue::Ref::String;
+        for (unsigned char ch : f.name) name.elems.push_back(ch);  // (constants are ASCII identifiers here)
+        break;
+      }
+    }
+    v.field_names.push_back(detail::kEnumConstant);
+    v.field_descs.push_back("Ljava/lang/String;");
+    v.field_values.push_back(name);
+    return;
+  }
+}
+
 std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const ReplayEnv& env,
                                                         const std::string& oldClass, const std::string& newClass,
                                                         const std::string& method, const std::string& descriptor,
@@ -647,9 +679,17 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
     std::error_code ec;
     for (const fs::path& f : files) fs::remove(f, ec);
   };
+  std::vector<std::vector<InputValue>> args = inputs;
+  std::vector<CallContext> ctxs = contexts;
+  for (auto& list : args)
+    for (InputValue& v : list) nameEnumConstants(v, env.program);
+  for (CallContext& c : ctxs) {
+    nameEnumConstants(c.receiver, env.program);
+    nameEnumConstants(c.statics, env.program);
+  }
   std::vector<WitnessCall> calls;
-  for (std::size_t w = 0; w < inputs.size(); ++w)
-    calls.push_back({&inputs[w], w < contexts.size() ? &contexts[w] : nullptr, instance, env.reflective});
+  for (std::size_t w = 0; w < args.size(); ++w)
+    calls.push_back({&args[w], w < ctxs.size() ? &ctxs[w] : nullptr, instance, env.reflective});
   if (std::string why = writeDrivers(classDir, drivers, method, descriptor, calls, files); !why.empty()) {
     removeDrivers();
     return failAll(why);

@@ -230,11 +230,19 @@ std::vector<std::size_t> stateInputs(const jvm::MethodDesc& md, bool instance) {
   return out;
 }
 
-/// How the witness text names those inputs ("this", "argument 2").
+/// The local that keeps an object result for its state: past the receiver and arguments.
+int resultLocal(const jvm::MethodDesc& md, bool instance) {
+  return kFirstInput + (instance ? 1 : 0) + static_cast<int>(md.paramSlots());
+}
+
+/// How the witness text names those inputs ("this", "argument 2"), then an object result whose
+/// state is compared too ("result": returned objects are otherwise compared by null-ness only).
 std::vector<std::string> stateNames(const jvm::MethodDesc& md, bool instance) {
   std::vector<std::string> out;
   for (std::size_t i : stateInputs(md, instance))
     out.push_back(instance && i == 0 ? std::string("this") : "argument " + std::to_string(instance ? i : i + 1));
+  if ((md.ret.kind == 'L' || md.ret.kind == '[') && refResultKind(md.ret) == RefResult::NullOnly)
+    out.push_back("result");
   return out;
 }
 
@@ -249,6 +257,14 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   const detail::DriverNames names{c.cls, driver};
   int after = a.newLabel();
   const std::vector<std::pair<char, int>> loads = emitSetup(a, cf, handlers, md, in, names, method, prefix, after);
+  // An object result (compared by null-ness below) is kept for its state: null until returned.
+  const RefResult refKind = refResultKind(md.ret);
+  const bool objectResult = (rk == 'L' || rk == '[') && refKind == RefResult::NullOnly;
+  const int resultSlot = resultLocal(md, in.instance);
+  if (objectResult) {
+    a.op(Opcode::aconst_null);
+    a.store('L', resultSlot);
+  }
   std::uint16_t start = a.here();
   if (in.reflective) {
     detail::invokeReflectively(a, cf.pool, md, kMethodSlot, loads, in.instance);
@@ -258,7 +274,6 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   }
   // Turn the result into an int or long to print: raw bits of floating values.
   char printed = 'I';
-  const RefResult refKind = refResultKind(md.ret);
   switch (rk) {
     case 'V': printed = 'V'; break;
     case 'D': a.invoke(Opcode::invokestatic, "java/lang/Double", "doubleToRawLongBits", "(D)J"); printed = 'J'; break;
@@ -271,6 +286,8 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
         break;
       }
       int nonNull = a.newLabel(), done = a.newLabel();
+      a.op(Opcode::dup);
+      a.store('L', resultSlot);
       a.jump(Opcode::ifnonnull, nonNull);
       a.iconst(0);
       a.jump(Opcode::goto_, done);
@@ -294,6 +311,7 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   a.bind(state);
   std::vector<int> slots;
   for (std::size_t i : stateInputs(md, in.instance)) slots.push_back(loads[i].second);
+  if (objectResult) slots.push_back(resultSlot);
   detail::printState(a, driver, prefix, slots);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
@@ -309,7 +327,7 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   cf.this_class = cf.pool.addClass(name);
   cf.super_class = cf.pool.addClass("java/lang/Object");
   const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 48);
-  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 1 + md.paramSlots());
+  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 2 + md.paramSlots());  // (+ the result's)
   for (std::size_t w = 0; w < inputs.size(); ++w) {
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;
@@ -580,7 +598,7 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
   r.new_out = text(b);
   r.differs = !a.same(b, ret.kind);
   const bool objectResults = a.kind == Observed::Value && (ret.kind == 'L' || ret.kind == '[') && (a.bits || b.bits);
-  if (objectResults) r.note = "object results are not compared";
+  if (objectResults) r.note = "object results are compared by their own fields only";
   if (r.differs && again.seen && again.kind != Observed::Setup && !again.same(a, ret.kind)) {
     r.differs = false;
     r.note = "the old version gives different outputs on two calls with these inputs (" + r.old_out + ", then " +

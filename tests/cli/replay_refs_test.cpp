@@ -273,10 +273,11 @@ TEST(ReplayState, AMethodWithoutParametersIsReplayedOnItsReceiver) {
 
 TEST(ReplayState, ADifferenceInTheStateLeftBehindIsConfirmedInTheJvm) {
   // resize(n) throws alike in both versions but sets the size first in the old one; mark(a, 7)
-  // returns nothing and stores a different element. Equal results, different states.
+  // returns nothing and stores a different element; sized(3) returns a new Counter (results
+  // compared by null-ness) whose size differs. Equal results, different states.
   REQUIRE_JAVA();
   for (const auto& [method, where] : std::vector<std::pair<std::string, std::string>>{
-           {"resize", "this.size: "}, {"mark", "argument 1: [[7"}}) {
+           {"resize", "this.size: "}, {"mark", "argument 1: [[7"}, {"sized", "result.size: 3 vs 4"}}) {
     JsonRun j = counter(method);
     ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
     EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;

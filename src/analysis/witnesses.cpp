@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
 
@@ -502,8 +503,11 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
   renv_.jvm_timeout_s = std::min(renv_.jvm_timeout_s, left);
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec) / ("pasda-jvm-replay-" + std::to_string(::getpid()));
-  fs::create_directories(dir, ec);
+  // A directory of this replay's own: a release diff's workers are threads of one process, and
+  // one worker's clean-up must not take another's classes (a shared per-process directory did).
+  std::string tmpl = (fs::temp_directory_path(ec) / "pasda-jvm-replay-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) return;
+  fs::path dir = tmpl;
   try {
     writePrepared(env_.prepared, dir.string());
     std::vector<std::vector<witness::InputValue>> all;

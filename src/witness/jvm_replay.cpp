@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -358,6 +359,9 @@ bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::
     return false;
   }
   if (pid == 0) {
+    // (the JVM ends with the thread that waits for it: a pasda-jvm killed meanwhile leaves no
+    // replay running on)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     ::dup2(fds[1], 1);
     ::dup2(fds[1], 2);
     ::close(fds[0]);

@@ -34,6 +34,7 @@ namespace {
 
 constexpr const char* kServer = "PasdaReplayServer";
 constexpr const char* kReady = "PASDA-SERVER ready";
+constexpr const char* kParentProperty = "pasda.parent";  // the /proc directory of the JVM's parent
 
 /// Server code: local 5 := a URLClassLoader over the class path before the last tab of line
 /// (local 2; its entries separated by tabs), parented by the platform loader, and made the
@@ -146,7 +147,57 @@ jvm::ClassFile buildServer() {
   cf.access_flags = jvm::acc::Public | jvm::acc::Super;
   cf.this_class = cf.pool.addClass(kServer);
   cf.super_class = cf.pool.addClass("java/lang/Object");
+  // A watchdog: the server ends when the process that started it is gone (a release worker
+  // killed at the diff's deadline, a run killed by a harness) even while a replayed method hangs
+  // — an orphan replay JVM ran on, spinning, after its pasda-jvm had ended. The parent's
+  // /proc directory comes as the system property pasda.parent; the server is the watchdog's
+  // Runnable: run() { while (new File(parent).exists()) Thread.sleep(500); Runtime.halt(0); }.
+  cf.interfaces.push_back(cf.pool.addClass("java/lang/Runnable"));
+  {
+    product::Assembler c(cf.pool);
+    c.load('L', 0);
+    c.invoke(O::invokespecial, "java/lang/Object", "<init>", "()V");
+    c.op(O::return_);
+    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public, "<init>", "()V", c.finish(), 1, 1));
+    product::Assembler r(cf.pool);
+    const int watch = r.newLabel();
+    r.ldcString(kParentProperty);
+    r.invoke(O::invokestatic, "java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;");
+    r.store('L', 1);
+    r.bind(watch);
+    r.op(O::ldc2_w);
+    r.u2(cf.pool.addLong(500));
+    r.invoke(O::invokestatic, "java/lang/Thread", "sleep", "(J)V");
+    r.newObject("java/io/File");
+    r.op(O::dup);
+    r.load('L', 1);
+    r.invoke(O::invokespecial, "java/io/File", "<init>", "(Ljava/lang/String;)V");
+    r.invoke(O::invokevirtual, "java/io/File", "exists", "()Z");
+    r.jump(O::ifne, watch);
+    r.invoke(O::invokestatic, "java/lang/Runtime", "getRuntime", "()Ljava/lang/Runtime;");
+    r.iconst(0);
+    r.invoke(O::invokevirtual, "java/lang/Runtime", "halt", "(I)V");
+    r.op(O::return_);
+    cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public, "run", "()V", r.finish(), 4, 2));
+  }
   product::Assembler a(cf.pool);
+  {  // if (System.getProperty("pasda.parent") != null) a daemon Thread(new Server()) starts
+    const int none = a.newLabel();
+    a.ldcString(kParentProperty);
+    a.invoke(O::invokestatic, "java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;");
+    a.jump(O::ifnull, none);
+    a.newObject("java/lang/Thread");
+    a.op(O::dup);
+    a.newObject(kServer);
+    a.op(O::dup);
+    a.invoke(O::invokespecial, kServer, "<init>", "()V");
+    a.invoke(O::invokespecial, "java/lang/Thread", "<init>", "(Ljava/lang/Runnable;)V");
+    a.op(O::dup);
+    a.iconst(1);
+    a.invoke(O::invokevirtual, "java/lang/Thread", "setDaemon", "(Z)V");
+    a.invoke(O::invokevirtual, "java/lang/Thread", "start", "()V");
+    a.bind(none);
+  }
   a.newObject("java/io/BufferedReader");
   a.op(O::dup);
   a.newObject("java/io/InputStreamReader");
@@ -230,6 +281,7 @@ struct JvmSession::Impl {
     }
     std::vector<std::string> argv{java};
     for (const std::string& o : detail::jvmOptions()) argv.push_back(o);
+    argv.push_back(std::string("-D") + kParentProperty + "=/proc/" + std::to_string(::getpid()));
     argv.insert(argv.end(), {"-cp", dir.string(), kServer});
     pid = ::fork();
     if (pid < 0) {

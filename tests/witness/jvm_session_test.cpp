@@ -1,6 +1,16 @@
 // The JVM kept across replays (JvmSession, one per worker of a release diff): it answers like a
 // JVM started per run, is started once for many replays, gives every replay freshly
 // initialised classes, and is replaced after a replay that overran its time limit.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
+#include <sstream>
+
+#include "pasda/jvm/classfile.hpp"
+#include "pasda/product/assembler.hpp"
 #include "witness/support.hpp"
 
 namespace wtest {
@@ -109,6 +119,90 @@ TEST(JvmSession, VersionsOnClassPathsReplayInTheSessionLikeInJvmsOfTheirOwn) {
   EXPECT_EQ((*jvm)[0].new_out, "11");
   EXPECT_EQ(session.requests(), 3);
   EXPECT_EQ(session.starts(), 1);
+}
+
+/// The pid of a child of `parent` (from /proc), or -1.
+pid_t childOf(pid_t parent) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    std::string state;
+    long ppid = 0;
+    if (rest >> state >> ppid && ppid == parent) return static_cast<pid_t>(std::stol(name));
+  }
+  return -1;
+}
+
+/// Has process `pid` ended (gone, or a zombie nobody reaped yet)?
+bool ended(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  return stat.empty() || close == std::string::npos || stat.substr(close + 2, 1) == "Z";
+}
+
+TEST(JvmSession, TheJvmEndsWithTheProcessThatStartedItEvenMidReplay) {
+  // A release worker killed at the diff's deadline while its JVM ran a replay that never ends
+  // left that JVM spinning for good (found after a whole-release diff). The JVM now watches
+  // its parent and halts when it is gone.
+  TempDir d("spin");
+  {
+    pasda::jvm::ClassFile cf;
+    cf.major_version = 49;
+    cf.access_flags = pasda::jvm::acc::Public | pasda::jvm::acc::Super;
+    cf.this_class = cf.pool.addClass("Spin");
+    cf.super_class = cf.pool.addClass("java/lang/Object");
+    pasda::product::Assembler a(cf.pool);
+    const int loop = a.newLabel();
+    a.bind(loop);
+    a.jump(pasda::jvm::Opcode::goto_, loop);
+    cf.methods.push_back(pasda::product::codeMethod(cf, pasda::jvm::acc::Public | pasda::jvm::acc::Static, "main",
+                                                    "([Ljava/lang/String;)V", a.finish(), 1, 1));
+    const std::vector<std::uint8_t> bytes = pasda::jvm::writeClass(cf);
+    std::ofstream(d.path / "Spin.class", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t worker = ::fork();
+  ASSERT_GE(worker, 0);
+  if (worker == 0) {
+    JvmSession session;
+    const bool up = session.warmUp();
+    (void)!::write(ready[1], up ? "y" : "n", 1);
+    std::string out;
+    bool timedOut = false;
+    session.run(d.path.string(), "Spin", 120, out, timedOut);  // never answers
+    ::_exit(0);
+  }
+  char up = 0;
+  ASSERT_EQ(::read(ready[0], &up, 1), 1);
+  ASSERT_EQ(up, 'y') << "no JVM";
+  pid_t jvm = -1;
+  for (int i = 0; i < 100 && jvm < 0; ++i) {
+    jvm = childOf(worker);
+    if (jvm < 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GT(jvm, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the request is sent; Spin runs
+  EXPECT_FALSE(ended(jvm));
+  ::kill(worker, SIGKILL);
+  int status = 0;
+  ::waitpid(worker, &status, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {  // the watchdog looks every 0.5 s
+    gone = ended(jvm);
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (!gone) ::kill(jvm, SIGKILL);  // (not left behind by the test either)
+  EXPECT_TRUE(gone) << "the replay JVM outlived the process that started it";
+  ::close(ready[0]);
+  ::close(ready[1]);
 }
 
 TEST(JvmSession, NoJavaMeansNoReplay) {

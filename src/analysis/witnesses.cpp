@@ -546,8 +546,11 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
             auto envError = [](const std::string& out) {
               return out.rfind("throws ", 0) == 0 && out.size() > 5 && out.find("Error") != std::string::npos;
             };
-            const bool ran = rep.note.empty() && !rep.old_out.empty() && !rep.new_out.empty() &&
-                             !envError(rep.old_out) && !envError(rep.new_out);
+            // A difference needs a judged replay; equal outputs contradict the solver only
+            // when nothing was left out (no note: results compared whole, no stand-ins).
+            const bool judged = rep.judged && !rep.old_out.empty() && !rep.new_out.empty() &&
+                                !envError(rep.old_out) && !envError(rep.new_out);
+            const bool ran = judged && rep.note.empty() && rep.exact_inputs;
             if (rep.note.empty() && !rep.differs && (envError(rep.old_out) || envError(rep.new_out)))
               rep.note = "not judged: the JVM replay failed with an Error (" +
                          (envError(rep.old_out) ? rep.old_out : rep.new_out).substr(7) + ")";
@@ -555,6 +558,8 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
             if (resultsOnly && !rep.differs)
               rep.note += (rep.note.empty() ? "" : "; ") +
                           std::string("the effects on the heap are not compared in the JVM");
+            if (const std::string n = witness::standInNote(rep); !n.empty())
+              rep.note += (rep.note.empty() ? "" : "; ") + n;
             if (o.arith == terms::Arith::Java && ran && !resultsOnly && !rep.differs && p.result == Verdict::NEQ) {
               p.result = Verdict::MAYBE_NEQ;
               p.decided_by.clear();
@@ -563,7 +568,7 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
               rep.note += (rep.note.empty() ? "" : "; ") +
                           std::string("the outputs read the clock or an identity hash: runs that differ show the run, "
                                       "not the versions");
-            } else if (o.arith == terms::Arith::Java && ran && rep.differs && p.result == Verdict::MAYBE_NEQ) {
+            } else if (o.arith == terms::Arith::Java && judged && rep.differs && p.result == Verdict::MAYBE_NEQ) {
               // Two real runs that differ (and a second run of the old version that agrees with
               // its first) are a difference under Java's semantics, whatever the model left open.
               p.result = Verdict::NEQ;

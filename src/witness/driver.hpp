@@ -55,8 +55,18 @@ void unwrapInvocationTarget(product::Assembler& a, jvm::ConstantPool& pool, int 
 /// read as a result.
 std::string completeLines(const std::string& output);
 
-/// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`.
-void addBuildHelpers(jvm::ClassFile& cf);
+/// Adds the helpers the code above calls (pasdaAlloc, pasdaField) to the driver class `cf`
+/// named `driver` (pasdaAlloc gives an abstract type a stand-in: addStandInHelpers).
+void addBuildHelpers(jvm::ClassFile& cf, const std::string& driver);
+
+/// The system property in which pasdaStandIn lists the abstract types it stood in for, cleared
+/// before each call's inputs are built (jvm_standins.cpp).
+inline constexpr const char* kStandInProperty = "pasda.standin";
+/// Makes the driver class `cf` named `driver` an InvocationHandler (the proxies' default
+/// answers) and adds pasdaStandIn(Class): a real object of an abstract type.
+void addStandInHelpers(jvm::ClassFile& cf, const std::string& driver);
+/// Stack: Class -> its stand-in object.
+void emitStandInCall(product::Assembler& a, const std::string& driver);
 
 /// Adds the helpers printState calls (pasdaState, pasdaValue) to the driver class `cf` named
 /// `driver` (jvm_state.cpp).

@@ -221,7 +221,7 @@ void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue
   }
 }
 
-void addBuildHelpers(jvm::ClassFile& cf) {
+void addBuildHelpers(jvm::ClassFile& cf, const std::string& driver) {
   {  // static Object pasdaAlloc(Class c): an instance of c, no constructor run -- but for a JDK
      // class its public no-argument constructor when it has one: a JDK object whose invariants
      // no constructor set up (a Random without its seed, a list without its storage) throws
@@ -238,6 +238,18 @@ void addBuildHelpers(jvm::ClassFile& cf) {
     a.invoke(Opcode::invokespecial, "java/lang/IllegalArgumentException", "<init>", "()V");
     a.op(Opcode::athrow);
     a.bind(notEnum);
+    {  // an interface or an abstract class: a stand-in (jvm_standins.cpp)
+      const int concrete = a.newLabel();
+      a.load('L', 0);
+      a.invoke(Opcode::invokevirtual, "java/lang/Class", "getModifiers", "()I");
+      pushInt(a, cf.pool, jvm::acc::Abstract | jvm::acc::Interface);
+      a.op(Opcode::iand);
+      a.jump(Opcode::ifeq, concrete);
+      a.load('L', 0);
+      emitStandInCall(a, driver);
+      a.op(Opcode::areturn);
+      a.bind(concrete);
+    }
     a.load('L', 0);
     a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
     a.ldcString("java.");

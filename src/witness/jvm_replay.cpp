@@ -186,6 +186,9 @@ std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFil
                                             const std::string& method, const std::string& prefix, int after) {
   std::vector<std::pair<char, int>> loads;
   const std::uint16_t start = a.here();
+  a.ldcString(detail::kStandInProperty);
+  a.invoke(Opcode::invokestatic, "java/lang/System", "clearProperty", "(Ljava/lang/String;)Ljava/lang/String;");
+  a.op(Opcode::pop);
   if (in.context) detail::setStatics(a, cf.pool, in.context->statics, names);
   int slot = kFirstInput;
   if (in.instance) {
@@ -206,6 +209,19 @@ std::vector<std::pair<char, int>> emitSetup(product::Assembler& a, jvm::ClassFil
   if (in.reflective) {
     detail::pushMethodLookup(a, cf.pool, names.called, method, md);
     a.store('L', kMethodSlot);
+  }
+  {  // "<prefix> standin <types>" when an input of an abstract type got a stand-in
+    const int none = a.newLabel();
+    a.ldcString(detail::kStandInProperty);
+    a.invoke(Opcode::invokestatic, "java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;");
+    a.store('L', 2);
+    a.load('L', 2);
+    a.jump(Opcode::ifnull, none);
+    printString(a, prefix + " standin ", false);
+    a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+    a.load('L', 2);
+    a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "(Ljava/lang/String;)V");
+    a.bind(none);
   }
   const std::uint16_t end = a.here();
   const int call = a.newLabel();
@@ -338,8 +354,9 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
     cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V",
                                              a.finish(), maxStack, maxLocals, std::move(handlers)));
   }
-  detail::addBuildHelpers(cf);
+  detail::addBuildHelpers(cf, name);
   detail::addStateHelpers(cf, name);
+  detail::addStandInHelpers(cf, name);
   product::Assembler a(cf.pool);
   for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
   printString(a, std::string(kTag) + " done", true);
@@ -530,7 +547,7 @@ std::string writeDrivers(const std::string& classDir, const Drivers& drivers, co
 using States = std::map<std::pair<std::size_t, int>, std::string>;  // (witness, call) -> printed state
 
 std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& output, std::size_t witnesses, char ret,
-                                                           States& states) {
+                                                           States& states, States& standins) {
   std::map<std::pair<std::size_t, int>, Observed> seen;
   std::istringstream lines(output);
   std::string line;
@@ -541,6 +558,12 @@ std::map<std::pair<std::size_t, int>, Observed> parseOutput(const std::string& o
     if (!(ls >> tag >> w >> side >> what) || tag != kTag || w >= witnesses) continue;
     const int key = side == "old" ? 1 : side == "new" ? 2 : side == "again" ? 3 : side == "renew" ? 4 : 0;
     if (key == 0) continue;
+    if (what == "standin") {
+      std::string text;
+      std::getline(ls >> std::ws, text);
+      standins[{w, key}] = text;
+      continue;
+    }
     if (what == "state") {
       std::string text;
       std::getline(ls >> std::ws, text);
@@ -601,14 +624,17 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
   r.old_out = text(a);
   r.new_out = text(b);
   r.differs = !a.same(b, ret.kind);
+  r.judged = true;
   const bool objectResults = a.kind == Observed::Value && (ret.kind == 'L' || ret.kind == '[') && (a.bits || b.bits);
   if (objectResults) r.note = "object results are compared by their own fields only";
   if (r.differs && again.seen && again.kind != Observed::Setup && !again.same(a, ret.kind)) {
     r.differs = false;
+    r.judged = false;
     r.note = "the old version gives different outputs on two calls with these inputs (" + r.old_out + ", then " +
              text(again) + "): not a difference between the versions";
   } else if (r.differs && renew.seen && renew.kind != Observed::Setup && !renew.same(b, ret.kind)) {
     r.differs = false;
+    r.judged = false;
     r.note = "the new version gives different outputs on two calls with these inputs (" + r.new_out + ", then " +
              text(renew) + "): not a difference between the versions";
   }
@@ -620,6 +646,7 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
     if (states[k] && !detail::stateDifference(*states[k - 2], *states[k], names).empty()) {
       r.note = std::string("the ") + (k == 2 ? "old" : "new") +
                " version leaves different states on two calls with these inputs: not a difference between the versions";
+      r.judged = false;
       return;
     }
   r.differs = true;
@@ -751,8 +778,8 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   }
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
-  States states;
-  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind, states);
+  States states, standins;
+  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind, states, standins);
   const std::vector<std::string> names = stateNames(md, instance);
   for (std::size_t w = 0; w < inputs.size(); ++w) {
     std::vector<const std::string*> st;
@@ -761,6 +788,16 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
       st.push_back(it == states.end() ? nullptr : &it->second);
     }
     judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], seen[{w, 4}], timedOut, st, names);
+    // Inputs of abstract types stood in for: a difference on them is one, equal results are not
+    // evidence against the model (Replay::exact_inputs).
+    std::string types;
+    for (int key = 1; key <= 2; ++key)
+      if (auto it = standins.find({w, key}); it != standins.end() && types.empty()) types = it->second;
+    if (!types.empty()) {
+      out[w].exact_inputs = false;
+      while (!types.empty() && types.back() == ' ') types.pop_back();
+      out[w].stand_ins = types;
+    }
   }
   return out;
 }

@@ -178,10 +178,11 @@ TEST(ReplayReferences, StaticFieldsAreSetBeforeTheCallInTheJvm) {
 }
 
 TEST(ReplayReferences, AnInputTheJvmCannotBuildIsNotJudged) {
-  // An object of an interface type has no class to instantiate: the replay says so and the
-  // solver's proof stands on its own (never "no difference").
+  // An object of an abstract class (Number) has no class to instantiate and no stand-in (an
+  // interface such as probe's Comparable gets one: ReplayState.InputsOfInterfaceTypes...): the
+  // replay says so and the solver's proof stands on its own (never "no difference").
   REQUIRE_JAVA();
-  JsonRun j = account("probe");
+  JsonRun j = account("weigh");
   ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
   EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
   int notJudged = 0;
@@ -231,10 +232,12 @@ TEST(ReplayReferences, APrivateMethodIsCalledThroughReflectionOverEachVersionsCl
 
 // tests/fixtures/realcode/replay_state, run over its class directories (the enum and the
 // switch map are classes of their own).
-JsonRun counter(const std::string& method) {
+JsonRun counter(const std::string& method, const std::vector<std::string>& extra = {}) {
   const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/replay_state/";
-  return runJson({root + "old", root + "new", "--class", "realcode.replaystate.Counter", "--method", method,
-                  "--stop-at-neq", "no", "--timeout", "30"});
+  std::vector<std::string> a = {root + "old", root + "new", "--class", "realcode.replaystate.Counter", "--method", method,
+                                "--stop-at-neq", "no", "--timeout", "30"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return runJson(a);
 }
 
 TEST(ReplayState, AMethodWithoutParametersIsReplayedOnItsReceiver) {
@@ -291,6 +294,32 @@ TEST(ReplayState, ADifferenceInTheStateLeftBehindIsConfirmedInTheJvm) {
           << call << ": " << (*rep)["note"].string;
     }
   }
+}
+
+TEST(ReplayState, InputsOfInterfaceTypesGetStandInsThatConfirmDifferences) {
+  // sizeOf(CharSequence) and supplied(IntSupplier): the engine cannot run the calls on them
+  // (MAYBE_NEQ); the JVM gives both versions "" and a proxy answering 0, on which they differ
+  // (-1 vs 0, 1 vs 0): NEQ decided by the replay (Java's semantics), the stand-ins named in its
+  // note. A probe(Comparable) solver NEQ is confirmed on one.
+  REQUIRE_JAVA();
+  for (const auto& [method, type] : std::vector<std::pair<std::string, std::string>>{
+           {"sizeOf", "java.lang.CharSequence"}, {"supplied", "java.util.function.IntSupplier"}}) {
+    JsonRun j = counter(method, {"--arith", "java"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "NEQ") << method << "\n" << j.run.out;
+    int byReplay = 0;
+    for (const Json& p : j.json["partitions"].array) {
+      if (p["result"].string != "NEQ") continue;
+      EXPECT_EQ(p["decided_by"].string, "replay") << p["witness_call"].string;
+      for (const Json& rep : p["replays"].array)
+        if (rep["engine"].string == "jvm" && rep["differs"].boolean) {
+          ++byReplay;
+          EXPECT_NE(rep["note"].string.find("stood in for (" + type), std::string::npos) << rep["note"].string;
+        }
+    }
+    EXPECT_GE(byReplay, 1) << method << "\n" << j.run.out;
+  }
+  expectReplayedNeq(account("probe"), ".probe(Comparable{})");
 }
 
 TEST(ReplayState, AFieldOfOneVersionOnlyIsNoDifference) {

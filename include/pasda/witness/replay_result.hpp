@@ -14,7 +14,21 @@ struct Replay {
   std::string new_out;
   bool differs = false;
   std::string note;
+  /// False when the JVM gave inputs of abstract types stand-ins (a real object of a JDK class or
+  /// a proxy, not the model's): a difference on them is real, equal outputs contradict nothing.
+  /// The replay ran to outputs of both versions that repeat themselves (a JVM replay's
+  /// judgement stands on them; `differs` may then come from the results or the state).
+  bool judged = false;
+  bool exact_inputs = true;
+  std::string stand_ins;  // the abstract types stood in for, space-separated (dotted names)
 };
+
+/// The note that says which inputs a JVM replay stood in for ("" when none).
+inline std::string standInNote(const Replay& r) {
+  if (r.stand_ins.empty()) return "";
+  return "inputs of abstract types stood in for (" + r.stand_ins +
+         ": \"\", an empty JDK collection or a proxy answering defaults)";
+}
 
 /// How Replay::old_out/new_out render an exception and the end of a void method.
 inline std::string throwsText(const std::string& dottedClass) { return "throws " + dottedClass; }

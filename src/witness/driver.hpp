@@ -8,6 +8,7 @@
 
 #include "pasda/jvm/classfile.hpp"
 #include "pasda/jvm/descriptor.hpp"
+#include "pasda/jvm/instruction.hpp"
 #include "pasda/witness/witness.hpp"
 
 namespace pasda::product {
@@ -30,6 +31,8 @@ struct DriverNames {
 };
 
 void pushInt(product::Assembler& a, jvm::ConstantPool& pool, std::int32_t v);
+/// An instruction that takes a class operand (new, anewarray, checkcast, instanceof, ldc_w).
+void typeOp(product::Assembler& a, jvm::ConstantPool& pool, jvm::Opcode o, const std::string& cls);
 /// A constant of type `t` from raw bits (references: null).
 void pushConstant(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDesc& t, std::uint64_t bits);
 /// An array of `elemDesc` with the given elements (reference elements are null).
@@ -67,6 +70,20 @@ inline constexpr const char* kStandInProperty = "pasda.standin";
 void addStandInHelpers(jvm::ClassFile& cf, const std::string& driver);
 /// Stack: Class -> its stand-in object.
 void emitStandInCall(product::Assembler& a, const std::string& driver);
+
+/// Names the enum constants of a witness (recursively): an object with the model's "$ordinal"
+/// gets kEnumConstant, the name of that constant in the old version's class (else the new one's).
+void nameEnumConstants(InputValue& v, const symexec::Program* program);
+
+/// Runs `argv` with a wall-clock limit, collecting stdout and stderr (jvm_process.cpp); false
+/// when it cannot be started.
+bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::string& output, bool& timedOut);
+/// The command of a replay JVM: class path `cp`, main class `driver` (internal or dotted name).
+std::vector<std::string> jvmCommand(const std::string& java, const std::string& cp, std::string driver);
+/// A split replay's two drivers, each in a JVM of its own over `classDir` and its version's
+/// class path, at the same time.
+bool runSplit(const std::string& java, const std::string& classDir, const ReplayEnv& env, const std::string& oldDriver,
+              const std::string& newDriver, std::string& output, bool& timedOut);
 
 /// Adds the helpers printState calls (pasdaState, pasdaValue) to the driver class `cf` named
 /// `driver` (jvm_state.cpp).

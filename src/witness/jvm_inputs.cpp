@@ -5,6 +5,7 @@
 
 #include "driver.hpp"
 #include "pasda/product/assembler.hpp"
+#include "pasda/symexec/program.hpp"
 
 namespace pasda::witness::detail {
 
@@ -117,6 +118,11 @@ void pushObject(product::Assembler& a, jvm::ConstantPool& pool, const InputValue
 }
 
 }  // namespace
+
+void typeOp(product::Assembler& a, jvm::ConstantPool& pool, jvm::Opcode o, const std::string& cls) {
+  a.op(o);
+  a.u2(pool.addClass(cls));
+}
 
 std::string DriverNames::map(const std::string& text) const {
   if (called.empty()) return text;
@@ -318,6 +324,37 @@ void addBuildHelpers(jvm::ClassFile& cf, const std::string& driver) {
   std::vector<jvm::ExceptionHandler> hs{{start, end, handler, cf.pool.addClass("java/lang/NoSuchFieldException")}};
   cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kField, kFieldDesc, a.finish(), 2, 3,
                                            std::move(hs)));
+}
+
+/// Names the enum constants of a witness: an object with the model's "$ordinal" gets the name of
+/// the constant of that ordinal in the old version's enum class (else the new one's), so that
+/// both versions are given the constant of that name, the same input whatever the order of their
+/// constants. None (a class not loaded, an ordinal out of range): the object cannot be built.
+void nameEnumConstants(InputValue& v, const symexec::Program* program) {
+  for (InputValue& f : v.field_values) nameEnumConstants(f, program);
+  if (v.ref != InputValue::Ref::Object) return;
+  for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+    if (v.field_names[i] != "$ordinal") continue;
+    const auto ordinal = static_cast<std::int32_t>(static_cast<std::uint32_t>(v.field_values[i].bits));
+    InputValue name;
+    name.sort = terms::Sort::Ref;
+    for (symexec::Side side : {symexec::kOld, symexec::kNew}) {
+      const symexec::LoadedClass* c = program ? program->find(side, v.cls) : nullptr;
+      if (!c || !name.elems.empty()) continue;
+      std::int32_t k = 0;
+      for (const jvm::Field& f : c->cf.fields) {
+        if (!f.isStatic() || !(f.access_flags & jvm::acc::Enum)) continue;
+        if (k++ != ordinal) continue;
+        name.ref = InputValue::Ref::String;
+        for (unsigned char ch : f.name) name.elems.push_back(ch);  // (constants are ASCII identifiers here)
+        break;
+      }
+    }
+    v.field_names.push_back(detail::kEnumConstant);
+    v.field_descs.push_back("Ljava/lang/String;");
+    v.field_values.push_back(name);
+    return;
+  }
 }
 
 }  // namespace pasda::witness::detail

@@ -365,91 +365,6 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   return cf;
 }
 
-// Run a command with a wall-clock limit, collecting stdout and stderr. False on spawn failure.
-bool runWithTimeout(const std::vector<std::string>& argv, double timeoutS, std::string& output, bool& timedOut) {
-  int fds[2];
-  if (::pipe(fds) != 0) return false;
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return false;
-  }
-  if (pid == 0) {
-    // (the JVM ends with the thread that waits for it: a pasda-jvm killed meanwhile leaves no
-    // replay running on)
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    ::dup2(fds[1], 1);
-    ::dup2(fds[1], 2);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    std::vector<char*> args;
-    for (const auto& s : argv) args.push_back(const_cast<char*>(s.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long long>(timeoutS * 1000));
-  timedOut = false;
-  char buf[4096];
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      timedOut = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) continue;
-    ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (output.size() < (64u << 20)) output.append(buf, static_cast<std::size_t>(n));
-  }
-  if (timedOut) ::kill(pid, SIGKILL);
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return true;
-}
-
-/// The command of a replay JVM: class path `cp`, main class `driver` (internal or dotted name).
-std::vector<std::string> jvmCommand(const std::string& java, const std::string& cp, std::string driver) {
-  for (char& c : driver)
-    if (c == '/') c = '.';
-  std::vector<std::string> argv{java};
-  for (const std::string& o : detail::jvmOptions()) argv.push_back(o);
-  argv.insert(argv.end(), {"-cp", cp, driver});
-  return argv;
-}
-
-/// The two drivers of a split replay, each in a JVM of its own over the replay directory and its
-/// version's class path, at the same time (so the pair costs one JVM start of wall time).
-bool runSplit(const std::string& java, const std::string& classDir, const ReplayEnv& env, const std::string& oldDriver,
-              const std::string& newDriver, std::string& output, bool& timedOut) {
-  auto cp = [&](const std::vector<std::string>& entries) {
-    std::string out = classDir;
-    for (const std::string& e : entries) out += ":" + e;
-    return out;
-  };
-  auto argv = [&](const std::vector<std::string>& entries, const std::string& driver) {
-    return jvmCommand(java, cp(entries), driver);
-  };
-  std::string oldOut, newOut;
-  bool oldTimedOut = false, newTimedOut = false, oldRan = false;
-  std::thread oldRun([&] { oldRan = runWithTimeout(argv(env.old_classpath, oldDriver), env.jvm_timeout_s, oldOut, oldTimedOut); });
-  const bool newRan = runWithTimeout(argv(env.new_classpath, newDriver), env.jvm_timeout_s, newOut, newTimedOut);
-  oldRun.join();
-  output = detail::completeLines(oldOut) + detail::completeLines(newOut);
-  timedOut = oldTimedOut || newTimedOut;
-  return oldRan && newRan;
-}
-
 struct Observed {
   bool seen = false;
   enum { Value, Void, Throw, Text, Setup } kind = Value;  // Setup: the inputs could not be built
@@ -655,34 +570,68 @@ void judge(Replay& r, const jvm::TypeDesc& ret, const Observed& a, const Observe
 
 }  // namespace
 
-/// Names the enum constants of a witness: an object with the model's "$ordinal" gets the name of
-/// the constant of that ordinal in the old version's enum class (else the new one's), so that
-/// both versions are given the constant of that name, the same input whatever the order of their
-/// constants. None (a class not loaded, an ordinal out of range): the object cannot be built.
-void nameEnumConstants(InputValue& v, const symexec::Program* program) {
-  for (InputValue& f : v.field_values) nameEnumConstants(f, program);
-  if (v.ref != InputValue::Ref::Object) return;
-  for (std::size_t i = 0; i < v.field_names.size(); ++i) {
-    if (v.field_names[i] != "$ordinal") continue;
-    const auto ordinal = static_cast<std::int32_t>(static_cast<std::uint32_t>(v.field_values[i].bits));
-    InputValue name;
-    name.sort = terms::Sort::Ref;
-    for (symexec::Side side : {symexec::kOld, symexec::kNew}) {
-      const symexec::LoadedClass* c = program ? program->find(side, v.cls) : nullptr;
-      if (!c || !name.elems.empty()) continue;
-      std::int32_t k = 0;
-      for (const jvm::Field& f : c->cf.fields) {
-        if (!f.isStatic() || !(f.access_flags & jvm::acc::Enum)) continue;
-        if (k++ != ordinal) continue;
-        name.ref = InputValue::Ref::String;
-        for (unsigned char ch : f.name) name.elems.push_back(ch);  // (constants are ASCII identifiers here)
-        break;
-      }
+/// Runs a replay's drivers (in the session JVM when there is one, else in JVMs of their own)
+/// and collects what they print into `output`; false when no JVM could be started.
+static bool runDrivers(const std::string& java, const std::string& classDir, const ReplayEnv& env, const Drivers& drivers,
+                bool split, const std::string& base, std::string& output, bool& timedOut) {
+  bool ran = false;
+  auto path = [&](const std::vector<std::string>& entries) {
+    std::vector<std::string> cp{classDir};
+    cp.insert(cp.end(), entries.begin(), entries.end());
+    return cp;
+  };
+  // A session JVM (started early, reused) runs each driver in a class loader over its class
+  // path; without one, or when a path cannot travel in its request, JVMs of their own do.
+  if (split && drivers.size() == 1) {  // both versions over their one class path
+    if (!(env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, output, timedOut))) {
+      std::string cp = classDir;
+      for (const std::string& e : env.old_classpath) cp += ":" + e;
+      ran = detail::runWithTimeout(detail::jvmCommand(java, cp, drivers[0].first), env.jvm_timeout_s, output, timedOut);
+    } else {
+      ran = true;
     }
-    v.field_names.push_back(detail::kEnumConstant);
-    v.field_descs.push_back("Ljava/lang/String;");
-    v.field_values.push_back(name);
-    return;
+  } else if (split) {
+    std::string oldOut, newOut;
+    bool oldTimedOut = false, newTimedOut = false;
+    if (env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, oldOut, oldTimedOut) &&
+        env.session->run(path(env.new_classpath), drivers[1].first, env.jvm_timeout_s, newOut, newTimedOut)) {
+      output = detail::completeLines(oldOut) + detail::completeLines(newOut);
+      timedOut = oldTimedOut || newTimedOut;
+      ran = true;
+    } else {
+      ran = detail::runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
+    }
+  } else {
+    ran = env.session ? env.session->run(classDir, base, env.jvm_timeout_s, output, timedOut)
+                      : detail::runWithTimeout(detail::jvmCommand(java, classDir, base), env.jvm_timeout_s, output, timedOut);
+  }
+  return ran;
+}
+
+/// Judges every witness from the drivers' output: results, the state left behind, repeats, and
+/// the stand-ins its inputs got.
+static void judgeAll(std::vector<Replay>& out, const std::string& output, const jvm::MethodDesc& md, bool instance,
+              bool timedOut) {
+  States states, standins;
+  auto seen = parseOutput(detail::completeLines(output), out.size(), md.ret.kind, states, standins);
+  const std::vector<std::string> names = stateNames(md, instance);
+  for (std::size_t w = 0; w < out.size(); ++w) {
+    std::vector<const std::string*> st;
+    for (int key = 1; key <= 4; ++key) {
+      auto it = states.find({w, key});
+      st.push_back(it == states.end() ? nullptr : &it->second);
+    }
+    judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], seen[{w, 4}], timedOut, st, names);
+    // Inputs of abstract types stood in for: a difference on them is one, equal results are not
+    // evidence against the model (Replay::exact_inputs).
+    std::string types;
+    for (int key = 1; key <= 2; ++key)
+      if (auto it = standins.find({w, key}); it != standins.end() && types.empty()) types = it->second;
+    if (!types.empty()) {
+      out[w].exact_inputs = false;
+      while (!types.empty() && types.back() == ' ') types.pop_back();
+      out[w].stand_ins = types;
+    }
   }
 }
 
@@ -731,10 +680,10 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   std::vector<std::vector<InputValue>> args = inputs;
   std::vector<CallContext> ctxs = contexts;
   for (auto& list : args)
-    for (InputValue& v : list) nameEnumConstants(v, env.program);
+    for (InputValue& v : list) detail::nameEnumConstants(v, env.program);
   for (CallContext& c : ctxs) {
-    nameEnumConstants(c.receiver, env.program);
-    nameEnumConstants(c.statics, env.program);
+    detail::nameEnumConstants(c.receiver, env.program);
+    detail::nameEnumConstants(c.statics, env.program);
   }
   std::vector<WitnessCall> calls;
   for (std::size_t w = 0; w < args.size(); ++w)
@@ -745,60 +694,10 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   }
   std::string output;
   bool timedOut = false;
-  bool ran = false;
-  auto path = [&](const std::vector<std::string>& entries) {
-    std::vector<std::string> cp{classDir};
-    cp.insert(cp.end(), entries.begin(), entries.end());
-    return cp;
-  };
-  // A session JVM (started early, reused) runs each driver in a class loader over its class
-  // path; without one, or when a path cannot travel in its request, JVMs of their own do.
-  if (split && drivers.size() == 1) {  // both versions over their one class path
-    if (!(env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, output, timedOut))) {
-      std::string cp = classDir;
-      for (const std::string& e : env.old_classpath) cp += ":" + e;
-      ran = runWithTimeout(jvmCommand(java, cp, drivers[0].first), env.jvm_timeout_s, output, timedOut);
-    } else {
-      ran = true;
-    }
-  } else if (split) {
-    std::string oldOut, newOut;
-    bool oldTimedOut = false, newTimedOut = false;
-    if (env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, oldOut, oldTimedOut) &&
-        env.session->run(path(env.new_classpath), drivers[1].first, env.jvm_timeout_s, newOut, newTimedOut)) {
-      output = detail::completeLines(oldOut) + detail::completeLines(newOut);
-      timedOut = oldTimedOut || newTimedOut;
-      ran = true;
-    } else {
-      ran = runSplit(java, classDir, env, drivers[0].first, drivers[1].first, output, timedOut);
-    }
-  } else {
-    ran = env.session ? env.session->run(classDir, base, env.jvm_timeout_s, output, timedOut)
-                      : runWithTimeout(jvmCommand(java, classDir, base), env.jvm_timeout_s, output, timedOut);
-  }
+  const bool ran = runDrivers(java, classDir, env, drivers, split, base, output, timedOut);
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
-  States states, standins;
-  auto seen = parseOutput(detail::completeLines(output), inputs.size(), md.ret.kind, states, standins);
-  const std::vector<std::string> names = stateNames(md, instance);
-  for (std::size_t w = 0; w < inputs.size(); ++w) {
-    std::vector<const std::string*> st;
-    for (int key = 1; key <= 4; ++key) {
-      auto it = states.find({w, key});
-      st.push_back(it == states.end() ? nullptr : &it->second);
-    }
-    judge(out[w], md.ret, seen[{w, 1}], seen[{w, 2}], seen[{w, 3}], seen[{w, 4}], timedOut, st, names);
-    // Inputs of abstract types stood in for: a difference on them is one, equal results are not
-    // evidence against the model (Replay::exact_inputs).
-    std::string types;
-    for (int key = 1; key <= 2; ++key)
-      if (auto it = standins.find({w, key}); it != standins.end() && types.empty()) types = it->second;
-    if (!types.empty()) {
-      out[w].exact_inputs = false;
-      while (!types.empty() && types.back() == ' ') types.pop_back();
-      out[w].stand_ins = types;
-    }
-  }
+  judgeAll(out, output, md, instance, timedOut);
   return out;
 }
 

@@ -19,11 +19,6 @@ namespace {
 constexpr const char* kStandIn = "pasdaStandIn";
 constexpr const char* kStandInDesc = "(Ljava/lang/Class;)Ljava/lang/Object;";
 
-void typeOp(product::Assembler& a, jvm::ConstantPool& pool, Opcode o, const std::string& cls) {
-  a.op(o);
-  a.u2(pool.addClass(cls));
-}
-
 /// static Object pasdaStandIn(Class c): records c's name in the system property
 /// pasda.standin, then returns "" (c a supertype of String), a new ArrayList, HashSet, ArrayDeque,
 /// HashMap, ConcurrentHashMap or StringBuilder (the first whose class c is a supertype of), a
@@ -44,8 +39,7 @@ jvm::Method standInMethod(jvm::ClassFile& cf, const std::string& driver) {
   auto when = [&](const std::string& cls, const std::function<void()>& build) {
     const int next = a.newLabel();
     a.load('L', 0);
-    a.op(Opcode::ldc_w);
-    a.u2(cf.pool.addClass(cls));
+    typeOp(a, cf.pool, Opcode::ldc_w, cls);
     a.invoke(Opcode::invokevirtual, "java/lang/Class", "isAssignableFrom", "(Ljava/lang/Class;)Z");
     a.jump(Opcode::ifeq, next);
     build();

@@ -19,11 +19,6 @@ constexpr const char* kToText = "(Ljava/lang/Object;)Ljava/lang/String;";
 constexpr const char* kSeparator = " | ";
 constexpr const char* kUnknown = "?";
 
-void typeOp(product::Assembler& a, jvm::ConstantPool& pool, Opcode o, const std::string& cls) {
-  a.op(o);
-  a.u2(pool.addClass(cls));
-}
-
 /// A string's UTF-16 units ("[97, 59]"): no separator of the state's format can appear in it.
 void unitsOfString(product::Assembler& a) {
   a.invoke(Opcode::invokevirtual, "java/lang/String", "chars", "()Ljava/util/stream/IntStream;");

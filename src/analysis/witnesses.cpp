@@ -4,6 +4,7 @@
 #include "witnesses.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <random>
 #include <cmath>
@@ -510,8 +511,22 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
   fs::path dir = tmpl;
   try {
     writePrepared(env_.prepared, dir.string());
+    // Many partitions of a method share one witness (those that differ only in what an
+    // unmodelled call did, which the inputs do not fix): each distinct call runs once and its
+    // replay goes to every partition that asked for it.
     std::vector<std::vector<witness::InputValue>> all;
-    for (const auto& [index, vals] : jvm_inputs_) all.push_back(vals);
+    std::vector<witness::CallContext> contexts;
+    std::vector<std::size_t> replayOf(jvm_inputs_.size());
+    std::map<std::string, std::size_t> distinct;
+    for (std::size_t i = 0; i < jvm_inputs_.size(); ++i) {
+      const witness::CallContext& c = i < contexts_.size() ? contexts_[i] : witness::CallContext{};
+      auto [at, fresh] = distinct.emplace(witness::callKey(jvm_inputs_[i].second, c), all.size());
+      if (fresh) {
+        all.push_back(jvm_inputs_[i].second);
+        contexts.push_back(c);
+      }
+      replayOf[i] = at->second;
+    }
     // Versions read from class paths run over them (callees outside the class included);
     // versions given as lone class files run as the renamed copies next to the product.
     const Prepared& pr = env_.prepared;
@@ -532,13 +547,18 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
       renv_.new_original = pr.orig_new_name;
     }
     auto reps = witness::replayJvm(dir.string(), renv_, paths ? pr.orig_old_name : pr.old_name,
-                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all, contexts_,
+                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all, contexts,
                                    instance_);
     if (reps) {
-      for (std::size_t i = 0; i < reps->size() && i < jvm_inputs_.size(); ++i)
-        for (PartitionResult& p : it.partitions)
-          if (p.index == jvm_inputs_[i].first) {
-            Replay rep = (*reps)[i];
+      std::map<int, PartitionResult*> byIndex;
+      for (PartitionResult& p : it.partitions) byIndex.emplace(p.index, &p);
+      for (std::size_t i = 0; i < jvm_inputs_.size(); ++i) {
+        if (replayOf[i] >= reps->size()) continue;
+        auto found = byIndex.find(jvm_inputs_[i].first);
+        if (found == byIndex.end()) continue;
+        PartitionResult& p = *found->second;
+        {
+            Replay rep = (*reps)[replayOf[i]];
             // A self-check of the model: under Java semantics a NEQ whose witness runs to equal
             // outputs in a real JVM is not a proof (the model and the JVM disagree).
             // (an Error in the JVM — a class the replay directory lacks, a verifier or linkage
@@ -575,7 +595,8 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
               p.decided_by = "replay";
             }
             p.replays.push_back(rep);
-          }
+        }
+      }
     }
   } catch (const std::exception&) {
     // A failed JVM replay leaves the interpreter's evidence as it is.

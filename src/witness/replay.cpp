@@ -96,6 +96,34 @@ bool javaEqual(char kind, std::uint64_t a, std::uint64_t b) {
 
 }  // namespace detail
 
+namespace {
+void appendKey(const InputValue& v, std::string& out) {
+  out += std::to_string(static_cast<int>(v.sort)) + ":" + std::to_string(v.bits) + ":" +
+         std::to_string(static_cast<int>(v.ref)) + ":" + v.elem + ":" + v.cls + "[";
+  for (std::uint64_t e : v.elems) out += std::to_string(e) + ",";
+  out += "]{";
+  for (std::size_t i = 0; i < v.field_names.size(); ++i) {
+    out += v.field_names[i] + "/" + (i < v.field_descs.size() ? v.field_descs[i] : std::string()) + "=";
+    if (i < v.field_values.size()) appendKey(v.field_values[i], out);
+    out += ";";
+  }
+  out += "}";
+}
+}  // namespace
+
+std::string callKey(const std::vector<InputValue>& args, const CallContext& context) {
+  std::string out;
+  for (const InputValue& v : args) {
+    appendKey(v, out);
+    out += "|";
+  }
+  out += "this=";
+  appendKey(context.receiver, out);
+  out += "|statics=";
+  appendKey(context.statics, out);
+  return out;
+}
+
 std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const std::string& mainClass) {
   if (v.sort != terms::Sort::Ref) return detail::literal(type.kind, v.bits);
   auto named = [&](std::string text) {  // "<main>" as the analysed class, dotted

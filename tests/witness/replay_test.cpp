@@ -205,5 +205,47 @@ TEST(ReplayJvmOutput, StatesAreComparedOnTheFieldsBothVersionsDeclare) {
   EXPECT_EQ(stateDifference("size=1;", "size=2; | [[1]]", names), "");
 }
 
+// The JVM replay runs each distinct call once (witnesses.cpp): two calls share a key exactly
+// when every argument, the receiver and the statics are the same, down to nested fields.
+TEST(CallKey, EqualCallsShareAKeyAndAnyDifferenceSeparatesThem) {
+  using pasda::witness::CallContext;
+  using pasda::witness::callKey;
+  auto object = [](const std::string& cls, std::vector<std::string> names, std::vector<InputValue> values) {
+    InputValue v{Sort::Ref, 0};
+    v.ref = InputValue::Ref::Object;
+    v.cls = cls;
+    v.field_names = std::move(names);
+    for (std::size_t i = 0; i < v.field_names.size(); ++i) v.field_descs.push_back("I");
+    v.field_values = std::move(values);
+    return v;
+  };
+  auto text = [](std::vector<std::uint64_t> units) {
+    InputValue v{Sort::Ref, 0};
+    v.ref = InputValue::Ref::String;
+    v.elems = std::move(units);
+    return v;
+  };
+  CallContext none;
+  CallContext box;
+  box.receiver = object("<main>", {"count"}, {I(3)});
+  const std::string base = callKey({I(1), D(2.0), text({97, 98})}, box);
+  EXPECT_EQ(base, callKey({I(1), D(2.0), text({97, 98})}, box));
+  EXPECT_NE(base, callKey({I(2), D(2.0), text({97, 98})}, box));          // an argument
+  EXPECT_NE(base, callKey({I(1), D(-2.0), text({97, 98})}, box));         // its bits
+  EXPECT_NE(base, callKey({I(1), D(2.0), text({97})}, box));              // a string's units
+  EXPECT_NE(base, callKey({I(1), D(2.0), text({98, 97})}, box));
+  EXPECT_NE(base, callKey({I(1), D(2.0), text({97, 98})}, none));         // the receiver
+  CallContext other = box;
+  other.receiver.field_values[0] = I(4);                                   // one of its fields
+  EXPECT_NE(base, callKey({I(1), D(2.0), text({97, 98})}, other));
+  CallContext statics = box;
+  statics.statics = object("<statics>", {"calls"}, {I(0)});                // the statics
+  EXPECT_NE(base, callKey({I(1), D(2.0), text({97, 98})}, statics));
+  // the same values in another order, or split differently between arguments, differ too
+  EXPECT_NE(callKey({I(1), I(2)}, none), callKey({I(2), I(1)}, none));
+  EXPECT_NE(callKey({I(12)}, none), callKey({I(1), I(2)}, none));
+  EXPECT_NE(callKey({I(1)}, none), callKey({J(1)}, none));                 // the sort
+}
+
 }  // namespace
 }  // namespace wtest

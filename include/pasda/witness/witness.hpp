@@ -155,6 +155,10 @@ MathCheck confirmMath(const SearchProblem& p, const std::vector<InputValue>& inp
 /// analysed class where an input's class is "<main>".
 std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const std::string& mainClass = "");
 
+/// A text that two calls share exactly when they have the same arguments and context (every
+/// field of every InputValue spelled out): the JVM replay runs each distinct call once.
+std::string callKey(const std::vector<InputValue>& args, const CallContext& context);
+
 /// Replay many witnesses of one run in ONE real JVM process, through the classes that
 /// analysis::emitProduct writes to `classDir`. Returns one Replay per input vector (engine
 /// "jvm"), or nullopt if no `java` is available.

@@ -85,16 +85,26 @@ std::vector<std::string> jvmCommand(const std::string& java, const std::string& 
 bool runSplit(const std::string& java, const std::string& classDir, const ReplayEnv& env, const std::string& oldDriver,
               const std::string& newDriver, std::string& output, bool& timedOut);
 
-/// Adds the helpers printState calls (pasdaState, pasdaValue) to the driver class `cf` named
-/// `driver` (jvm_state.cpp).
+/// Adds the helpers printState calls (pasdaValue, pasdaDeep, pasdaState, pasdaStatics) to the
+/// driver class `cf` named `driver` (jvm_state.cpp).
 void addStateHelpers(jvm::ClassFile& cf, const std::string& driver);
 /// Prints "<prefix> state S0 | S1 ..." and a newline: the state of the reference locals `slots`
-/// (for an object of a class outside the JDK "name=value;" per instance field; for a string, a
-/// box or a primitive array its value; "obj" for other objects; "null").
-void printState(product::Assembler& a, const std::string& driver, const std::string& prefix,
-                const std::vector<int>& slots);
-/// The first difference between two printed states on what both versions declare
-/// ("this.size: 0 vs -5"; the inputs called by `names`), or "" when they agree.
+/// and, when `staticsOf` names a class, its non-final static fields. An object of a class
+/// outside the JDK prints as "#k{name=value;...}" over its instance fields, objects inside it
+/// likewise to a bound ("#k" again for an object met before); a reference array or a list as
+/// "#k<e0;e1;...>"; a string, a box or a primitive array as its value; an enum constant as
+/// "enum NAME"; other JDK objects as "obj"; "null"; "?" when it cannot be printed.
+/// The static fields are printed as "BEFORE ~ AFTER", BEFORE being what captureStatics kept
+/// in local `staticsBefore` ahead of the call.
+void printState(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& prefix,
+                const std::vector<int>& slots, const std::string& staticsOf = "", int staticsBefore = -1);
+/// Keeps the printout of class `cls`'s non-final static fields in local `slot`.
+void captureStatics(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& cls,
+                    int slot);
+/// The first difference between two printed states, compared as graphs up to isomorphism on
+/// the fields both versions declare ("this.size: 0 vs -5", "this.next.value: 1 vs 2"; the
+/// inputs called by `names`), or "" when they agree. An object not printed (past a bound, a
+/// JDK object) compares equal to any object but not to null.
 std::string stateDifference(const std::string& oldState, const std::string& newState,
                             const std::vector<std::string>& names);
 

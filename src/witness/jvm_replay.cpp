@@ -253,13 +253,15 @@ int resultLocal(const jvm::MethodDesc& md, bool instance) {
 }
 
 /// How the witness text names those inputs ("this", "argument 2"), then an object result whose
-/// state is compared too ("result": returned objects are otherwise compared by null-ness only).
+/// state is compared too ("result": returned objects are otherwise compared by null-ness only),
+/// then the analysed class's static fields ("static").
 std::vector<std::string> stateNames(const jvm::MethodDesc& md, bool instance) {
   std::vector<std::string> out;
   for (std::size_t i : stateInputs(md, instance))
     out.push_back(instance && i == 0 ? std::string("this") : "argument " + std::to_string(instance ? i : i + 1));
   if ((md.ret.kind == 'L' || md.ret.kind == '[') && refResultKind(md.ret) == RefResult::NullOnly)
     out.push_back("result");
+  out.push_back("static");  // the analysed class's non-final static fields ("static.count")
   return out;
 }
 
@@ -282,6 +284,10 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
     a.op(Opcode::aconst_null);
     a.store('L', resultSlot);
   }
+  // The static fields as the call finds them: only those equal in both versions before the
+  // call are compared after it (each version's initialiser may have set them apart).
+  const int staticsBefore = resultSlot + 1;
+  detail::captureStatics(a, cf.pool, driver, c.cls, staticsBefore);
   std::uint16_t start = a.here();
   if (in.reflective) {
     detail::invokeReflectively(a, cf.pool, md, kMethodSlot, loads, in.instance);
@@ -329,7 +335,7 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   std::vector<int> slots;
   for (std::size_t i : stateInputs(md, in.instance)) slots.push_back(loads[i].second);
   if (objectResult) slots.push_back(resultSlot);
-  detail::printState(a, driver, prefix, slots);
+  detail::printState(a, cf.pool, driver, prefix, slots, c.cls, staticsBefore);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
@@ -344,7 +350,8 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   cf.this_class = cf.pool.addClass(name);
   cf.super_class = cf.pool.addClass("java/lang/Object");
   const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 48);
-  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 2 + md.paramSlots());  // (+ the result's)
+  // (+ the result's, + the static fields as they were before the call)
+  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 3 + md.paramSlots());
   for (std::size_t w = 0; w < inputs.size(); ++w) {
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;

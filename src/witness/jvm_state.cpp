@@ -1,6 +1,8 @@
 // The state a JVM replay compares besides results: after each call the driver prints what its
-// reference inputs (the receiver, arrays and objects given as arguments) hold, and the two
-// versions' printouts are compared field by field on the fields both versions declare.
+// reference inputs (the receiver, arrays and objects given as arguments), an object result and
+// the analysed class's non-final static fields hold, objects inside objects included (to a
+// bound), and the two versions' printouts are compared as graphs, up to isomorphism, on the
+// fields both versions declare.
 #include <map>
 #include <sstream>
 
@@ -18,6 +20,9 @@ constexpr const char* kValue = "pasdaValue";
 constexpr const char* kToText = "(Ljava/lang/Object;)Ljava/lang/String;";
 constexpr const char* kSeparator = " | ";
 constexpr const char* kUnknown = "?";
+constexpr const char* kStatics = "pasdaStatics";
+constexpr const char* kBeforeAfter = " ~ ";
+constexpr const char* kStaticsDesc = "(Ljava/lang/Class;)Ljava/lang/String;";
 
 /// A string's UTF-16 units ("[97, 59]"): no separator of the state's format can appear in it.
 void unitsOfString(product::Assembler& a) {
@@ -98,39 +103,312 @@ jvm::Method valueMethod(jvm::ClassFile& cf) {
   return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kValue, kToText, a.finish(), 6, 1, {});
 }
 
-/// static String pasdaState(Object o): a value as pasdaValue renders it, or for an object of a
-/// class outside the JDK "name=value;" for each instance field it and its superclasses below
-/// the JDK declare (a field that cannot be read is left out).
-jvm::Method stateMethod(jvm::ClassFile& cf, const std::string& driver) {
+/// Appends the char `c` to the StringBuilder on the stack (which stays).
+void appendChar(product::Assembler& a, char c) {
+  a.iconst(static_cast<int>(c));
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(C)Ljava/lang/StringBuilder;");
+}
+void appendText(product::Assembler& a) {
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;");
+}
+
+/// Jumps to `opaque` when the class name in local `slot` is the JDK's (whose fields the state
+/// does not read: modules close them, and they are the same code in both versions).
+void jumpIfJdkName(product::Assembler& a, int slot, int opaque) {
+  for (const char* prefix : {"java.", "javax.", "jdk.", "sun.", "com.sun."}) {
+    a.load('L', slot);
+    a.ldcString(prefix);
+    a.invoke(Opcode::invokevirtual, "java/lang/String", "startsWith", "(Ljava/lang/String;)Z");
+    a.jump(Opcode::ifne, opaque);
+  }
+}
+
+constexpr const char* kDeep = "pasdaDeep";
+constexpr const char* kDeepDesc = "(Ljava/lang/Object;Ljava/util/IdentityHashMap;I)Ljava/lang/String;";
+constexpr int kDepth = 4;         // levels of objects below an input
+constexpr int kMaxObjects = 256;  // objects rendered per input
+constexpr int kMaxElements = 64;  // elements of a reference array or list
+
+/// static String pasdaDeep(Object v, IdentityHashMap seen, int depth): what pasdaValue renders
+/// for null, strings, boxes and primitive arrays; "enum NAME" for an enum constant; for an
+/// object of a class outside the JDK "#k{name=value;...}" over the instance fields it and its
+/// superclasses below the JDK declare (synthetic ones and lambdas' classes aside), for a reference array or a List "#k<e0;e1;...>", where k
+/// numbers the objects in the order first met and a second meeting prints "#k" alone (the
+/// shape of the graph, which the comparison matches up to isomorphism); "obj" past the depth,
+/// the object or element bounds, or for other JDK objects (not compared).
+jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   product::Assembler a(cf.pool);
-  // locals: 0 o, 1 StringBuilder, 2 class, 3 its fields, 4 index, 5 field, 6 its value's text
-  const int fields = a.newLabel(), classes = a.newLabel(), loop = a.newLabel(), nextClass = a.newLabel(),
-            nextField = a.newLabel(), end = a.newLabel();
+  // locals: 0 v, 1 seen, 2 depth, 3 text, 4 id, 5 builder, 6 class, 7 fields, 8 index, 9 field,
+  // 10 elements
+  const int object = a.newLabel(), notEnum = a.newLabel(), deep = a.newLabel(), go = a.newLabel(),
+            opaque = a.newLabel(), fresh = a.newLabel(), room = a.newLabel(), notArray = a.newLabel(),
+            elements = a.newLabel(), isShort = a.newLabel(), elemLoop = a.newLabel(), elemEnd = a.newLabel(),
+            fields = a.newLabel(), classes = a.newLabel(), fieldLoop = a.newLabel(), nextField = a.newLabel(),
+            nextClass = a.newLabel(), fieldsEnd = a.newLabel();
   a.load('L', 0);
   a.invoke(Opcode::invokestatic, driver, kValue, kToText);
   a.op(Opcode::dup);
+  a.store('L', 3);
   a.ldcString("obj");
   a.invoke(Opcode::invokevirtual, "java/lang/String", "equals", "(Ljava/lang/Object;)Z");
-  a.jump(Opcode::ifne, fields);
+  a.jump(Opcode::ifne, object);
+  a.load('L', 3);
   a.ret('L');
-  a.bind(fields);
+  a.bind(object);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::instanceof, "java/lang/Enum");
+  a.jump(Opcode::ifeq, notEnum);
+  a.newObject("java/lang/StringBuilder");
+  a.op(Opcode::dup);
+  a.ldcString("enum ");
+  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::checkcast, "java/lang/Enum");
+  a.invoke(Opcode::invokevirtual, "java/lang/Enum", "name", "()Ljava/lang/String;");
+  appendText(a);
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  a.ret('L');
+  a.bind(notEnum);
+  a.load('I', 2);
+  a.jump(Opcode::ifgt, deep);
+  a.bind(opaque);
+  a.ldcString("obj");
+  a.ret('L');
+  a.bind(deep);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::instanceof, "[Ljava/lang/Object;");
+  a.jump(Opcode::ifne, go);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::instanceof, "java/util/List");
+  a.jump(Opcode::ifne, go);
+  a.load('L', 0);
+  a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
+  a.store('L', 3);
+  jumpIfJdkName(a, 3, opaque);
+  // a lambda's class (synthetic, its fields what it captured, which each compiler arranges
+  // its own way) is not compared
+  a.load('L', 0);
+  a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "isSynthetic", "()Z");
+  a.jump(Opcode::ifne, opaque);
+  a.load('L', 3);
+  a.ldcString("$$Lambda");
+  a.invoke(Opcode::invokevirtual, "java/lang/String", "contains", "(Ljava/lang/CharSequence;)Z");
+  a.jump(Opcode::ifne, opaque);
+  a.bind(go);
+  // met before: "#k"
+  a.load('L', 1);
+  a.load('L', 0);
+  a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
+  a.op(Opcode::dup);
+  a.jump(Opcode::ifnull, fresh);
+  a.store('L', 4);
+  a.newObject("java/lang/StringBuilder");
+  a.op(Opcode::dup);
+  a.ldcString("#");
+  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  a.load('L', 4);
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;");
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  a.ret('L');
+  a.bind(fresh);
+  a.op(Opcode::pop);
+  a.load('L', 1);
+  a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "size", "()I");
+  a.iconst(kMaxObjects);
+  a.jump(Opcode::if_icmplt, room);
+  a.ldcString("obj");
+  a.ret('L');
+  a.bind(room);
+  a.load('L', 1);
+  a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "size", "()I");
+  a.invoke(Opcode::invokestatic, "java/lang/Integer", "valueOf", "(I)Ljava/lang/Integer;");
+  a.store('L', 4);
+  a.load('L', 1);
+  a.load('L', 0);
+  a.load('L', 4);
+  a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "put",
+           "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
   a.op(Opcode::pop);
   a.newObject("java/lang/StringBuilder");
   a.op(Opcode::dup);
-  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "()V");
-  a.store('L', 1);
+  a.ldcString("#");
+  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  a.load('L', 4);
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;");
+  a.store('L', 5);
+  // a reference array or a list: its elements in order
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::instanceof, "[Ljava/lang/Object;");
+  a.jump(Opcode::ifeq, notArray);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::checkcast, "[Ljava/lang/Object;");
+  a.store('L', 10);
+  a.jump(Opcode::goto_, elements);
+  a.bind(notArray);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::instanceof, "java/util/List");
+  a.jump(Opcode::ifeq, fields);
+  a.load('L', 0);
+  typeOp(a, cf.pool, Opcode::checkcast, "java/util/List");
+  a.invoke(Opcode::invokeinterface, "java/util/List", "toArray", "()[Ljava/lang/Object;");
+  a.store('L', 10);
+  a.bind(elements);
+  a.load('L', 10);
+  a.op(Opcode::arraylength);
+  a.iconst(kMaxElements);
+  a.jump(Opcode::if_icmple, isShort);
+  a.ldcString("obj");
+  a.ret('L');
+  a.bind(isShort);
+  a.load('L', 5);
+  appendChar(a, '<');
+  a.op(Opcode::pop);
+  a.iconst(0);
+  a.store('I', 8);
+  a.bind(elemLoop);
+  a.load('I', 8);
+  a.load('L', 10);
+  a.op(Opcode::arraylength);
+  a.jump(Opcode::if_icmpge, elemEnd);
+  a.load('L', 5);
+  a.load('L', 10);
+  a.load('I', 8);
+  a.op(Opcode::aaload);
+  a.load('L', 1);
+  a.load('I', 2);
+  a.iconst(1);
+  a.op(Opcode::isub);
+  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
+  appendText(a);
+  appendChar(a, ';');
+  a.op(Opcode::pop);
+  a.op(Opcode::iinc);
+  a.u1(8);
+  a.u1(1);
+  a.jump(Opcode::goto_, elemLoop);
+  a.bind(elemEnd);
+  a.load('L', 5);
+  appendChar(a, '>');
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  a.ret('L');
+  // an object: its instance fields, class by class up to the JDK
+  a.bind(fields);
+  a.load('L', 5);
+  appendChar(a, '{');
+  a.op(Opcode::pop);
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
-  a.store('L', 2);
+  a.store('L', 6);
   a.bind(classes);
-  a.load('L', 2);
-  a.jump(Opcode::ifnull, end);
-  a.load('L', 2);
+  a.load('L', 6);
+  a.jump(Opcode::ifnull, fieldsEnd);
+  a.load('L', 6);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
-  a.ldcString("java.");
-  a.invoke(Opcode::invokevirtual, "java/lang/String", "startsWith", "(Ljava/lang/String;)Z");
-  a.jump(Opcode::ifne, end);
-  a.load('L', 2);
+  a.store('L', 3);
+  jumpIfJdkName(a, 3, fieldsEnd);
+  a.load('L', 6);
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredFields", "()[Ljava/lang/reflect/Field;");
+  a.store('L', 7);
+  a.iconst(0);
+  a.store('I', 8);
+  a.bind(fieldLoop);
+  a.load('I', 8);
+  a.load('L', 7);
+  a.op(Opcode::arraylength);
+  a.jump(Opcode::if_icmpge, nextClass);
+  a.load('L', 7);
+  a.load('I', 8);
+  a.op(Opcode::aaload);
+  a.store('L', 9);
+  a.load('L', 9);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getModifiers", "()I");
+  a.iconst(8 | 0x1000);  // ACC_STATIC, ACC_SYNTHETIC (this$0, val$x: how javac compiled a capture)
+  a.op(Opcode::iand);
+  a.jump(Opcode::ifne, nextField);
+  const std::uint16_t start = a.here();
+  a.load('L', 9);
+  a.iconst(1);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
+  a.load('L', 9);
+  a.load('L', 0);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
+  a.load('L', 1);
+  a.load('I', 2);
+  a.iconst(1);
+  a.op(Opcode::isub);
+  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
+  a.store('L', 3);
+  const std::uint16_t stop = a.here();
+  a.load('L', 5);
+  a.load('L', 9);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getName", "()Ljava/lang/String;");
+  appendText(a);
+  appendChar(a, '=');
+  a.load('L', 3);
+  appendText(a);
+  appendChar(a, ';');
+  a.op(Opcode::pop);
+  a.bind(nextField);
+  a.op(Opcode::iinc);
+  a.u1(8);
+  a.u1(1);
+  a.jump(Opcode::goto_, fieldLoop);
+  const std::uint16_t handler = a.here();  // the field cannot be read: left out
+  a.op(Opcode::pop);
+  a.jump(Opcode::goto_, nextField);
+  a.bind(nextClass);
+  a.load('L', 6);
+  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getSuperclass", "()Ljava/lang/Class;");
+  a.store('L', 6);
+  a.jump(Opcode::goto_, classes);
+  a.bind(fieldsEnd);
+  a.load('L', 5);
+  appendChar(a, '}');
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  a.ret('L');
+  std::vector<jvm::ExceptionHandler> hs{{start, stop, handler, cf.pool.addClass("java/lang/Throwable")}};
+  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kDeep, kDeepDesc, a.finish(), 6, 11,
+                             std::move(hs));
+}
+
+/// static String pasdaState(Object o): pasdaDeep(o) over a map of its own, or "?" when the
+/// state cannot be rendered (a class missing, a list whose toArray fails).
+jvm::Method stateMethod(jvm::ClassFile& cf, const std::string& driver) {
+  product::Assembler a(cf.pool);
+  a.load('L', 0);
+  a.newObject("java/util/IdentityHashMap");
+  a.op(Opcode::dup);
+  a.invoke(Opcode::invokespecial, "java/util/IdentityHashMap", "<init>", "()V");
+  a.iconst(kDepth);
+  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
+  a.ret('L');
+  const std::uint16_t whole = a.here();
+  a.op(Opcode::pop);
+  a.ldcString(kUnknown);
+  a.ret('L');
+  std::vector<jvm::ExceptionHandler> hs{{0, whole, whole, cf.pool.addClass("java/lang/Throwable")}};
+  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kState, kToText, a.finish(), 5, 1, std::move(hs));
+}
+
+/// static String pasdaStatics(Class c): "{name=value;...}" over the non-final static fields c
+/// declares (synthetic ones aside), each rendered as pasdaDeep does; "?" when they cannot be
+/// listed.
+jvm::Method staticsMethod(jvm::ClassFile& cf, const std::string& driver) {
+  product::Assembler a(cf.pool);
+  // locals: 0 class, 1 seen, 2 builder, 3 fields, 4 index, 5 field, 6 text
+  const int loop = a.newLabel(), next = a.newLabel(), end = a.newLabel();
+  a.newObject("java/util/IdentityHashMap");
+  a.op(Opcode::dup);
+  a.invoke(Opcode::invokespecial, "java/util/IdentityHashMap", "<init>", "()V");
+  a.store('L', 1);
+  a.newObject("java/lang/StringBuilder");
+  a.op(Opcode::dup);
+  a.ldcString("{");
+  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  a.store('L', 2);
+  a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredFields", "()[Ljava/lang/reflect/Field;");
   a.store('L', 3);
   a.iconst(0);
@@ -139,80 +417,257 @@ jvm::Method stateMethod(jvm::ClassFile& cf, const std::string& driver) {
   a.load('I', 4);
   a.load('L', 3);
   a.op(Opcode::arraylength);
-  a.jump(Opcode::if_icmpge, nextClass);
+  a.jump(Opcode::if_icmpge, end);
   a.load('L', 3);
   a.load('I', 4);
   a.op(Opcode::aaload);
   a.store('L', 5);
   a.load('L', 5);
   a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getModifiers", "()I");
-  a.iconst(8);  // ACC_STATIC
+  a.iconst(8 | 16);  // ACC_STATIC | ACC_FINAL
   a.op(Opcode::iand);
-  a.jump(Opcode::ifne, nextField);
+  a.iconst(8);
+  a.jump(Opcode::if_icmpne, next);
+  a.load('L', 5);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "isSynthetic", "()Z");
+  a.jump(Opcode::ifne, next);
   const std::uint16_t start = a.here();
   a.load('L', 5);
   a.iconst(1);
   a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
   a.load('L', 5);
-  a.load('L', 0);
+  a.op(Opcode::aconst_null);
   a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
-  a.invoke(Opcode::invokestatic, driver, kValue, kToText);
+  a.load('L', 1);
+  a.iconst(kDepth - 1);
+  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
   a.store('L', 6);
   const std::uint16_t stop = a.here();
-  a.load('L', 1);
+  a.load('L', 2);
   a.load('L', 5);
   a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getName", "()Ljava/lang/String;");
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;");
-  a.ldcString("=");
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;");
+  appendText(a);
+  appendChar(a, '=');
   a.load('L', 6);
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;");
-  a.ldcString(";");
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;");
+  appendText(a);
+  appendChar(a, ';');
   a.op(Opcode::pop);
-  a.bind(nextField);
+  a.bind(next);
   a.op(Opcode::iinc);
   a.u1(4);
   a.u1(1);
   a.jump(Opcode::goto_, loop);
-  const std::uint16_t handler = a.here();  // the field cannot be read: left out
+  const std::uint16_t handler = a.here();
   a.op(Opcode::pop);
-  a.jump(Opcode::goto_, nextField);
-  a.bind(nextClass);
-  a.load('L', 2);
-  a.invoke(Opcode::invokevirtual, "java/lang/Class", "getSuperclass", "()Ljava/lang/Class;");
-  a.store('L', 2);
-  a.jump(Opcode::goto_, classes);
+  a.jump(Opcode::goto_, next);
   a.bind(end);
-  a.load('L', 1);
+  a.load('L', 2);
+  appendChar(a, '}');
   a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
   a.ret('L');
-  const std::uint16_t whole = a.here();  // the fields cannot be listed (a class missing): unknown
+  const std::uint16_t whole = a.here();
   a.op(Opcode::pop);
   a.ldcString(kUnknown);
   a.ret('L');
   std::vector<jvm::ExceptionHandler> hs{{start, stop, handler, cf.pool.addClass("java/lang/Throwable")},
                                         {0, whole, whole, cf.pool.addClass("java/lang/Throwable")}};
-  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kState, kToText, a.finish(), 4, 7, std::move(hs));
+  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kStatics, kStaticsDesc, a.finish(), 5, 7,
+                             std::move(hs));
 }
 
-/// "name=value;" entries of one object's state; a name declared twice (a field hidden by a
-/// subclass's) is kept apart by its occurrence.
-std::map<std::string, std::string> fieldsOf(const std::string& state) {
-  std::map<std::string, std::string> out;
-  std::map<std::string, int> seen;
+/// A printed state parsed back into its graph: leaves (values compared as text), objects
+/// (fields by name), sequences (reference arrays and lists) and references to an object
+/// printed earlier ("#k").
+struct StateGraph {
+  struct Node {
+    enum Kind { Leaf, Object, Sequence, Ref } kind = Leaf;
+    std::string text;                                   // Leaf
+    int id = -1;                                        // Object, Sequence (its #k), Ref
+    std::vector<std::pair<std::string, int>> fields;    // Object
+    std::vector<int> elems;                             // Sequence
+  };
+  std::vector<Node> nodes;
+  std::map<int, int> defined;  // #k -> node
+  const std::string& s;
   std::size_t at = 0;
-  while (at < state.size()) {
-    const std::size_t semi = state.find(';', at);
-    const std::string entry = state.substr(at, semi == std::string::npos ? std::string::npos : semi - at);
-    at = semi == std::string::npos ? state.size() : semi + 1;
-    const std::size_t eq = entry.find('=');
-    if (eq == std::string::npos) continue;
-    std::string name = entry.substr(0, eq);
-    if (int n = seen[name]++; n > 0) name += "#" + std::to_string(n);
-    out[name] = entry.substr(eq + 1);
+  bool bad = false;
+
+  explicit StateGraph(const std::string& text) : s(text) {}
+
+  int add(Node n) {
+    nodes.push_back(std::move(n));
+    return static_cast<int>(nodes.size()) - 1;
   }
-  return out;
+  bool eat(char c) {
+    if (at < s.size() && s[at] == c) {
+      ++at;
+      return true;
+    }
+    return false;
+  }
+  /// name=value; ... up to `close` (or the end for the implicit top-level object).
+  void entries(Node& into, char close) {
+    std::map<std::string, int> seen;
+    while (at < s.size() && s[at] != close) {
+      const std::size_t eq = s.find('=', at);
+      if (eq == std::string::npos) {
+        bad = true;
+        return;
+      }
+      std::string name = s.substr(at, eq - at);
+      at = eq + 1;
+      if (int n = seen[name]++; n > 0) name += "#" + std::to_string(n);  // a hidden field
+      const int v = value();
+      if (bad || !eat(';')) {
+        bad = true;
+        return;
+      }
+      into.fields.emplace_back(std::move(name), v);
+    }
+  }
+  int value() {
+    Node n;
+    if (eat('#')) {
+      const std::size_t digits = at;
+      while (at < s.size() && s[at] >= '0' && s[at] <= '9') ++at;
+      if (digits == at) {
+        bad = true;
+        return add(n);
+      }
+      n.id = std::stoi(s.substr(digits, at - digits));
+      if (eat('{')) {
+        n.kind = Node::Object;
+        entries(n, '}');
+        if (!eat('}')) bad = true;
+      } else if (eat('<')) {
+        n.kind = Node::Sequence;
+        while (!bad && at < s.size() && s[at] != '>') {
+          n.elems.push_back(value());
+          if (!eat(';')) bad = true;
+        }
+        if (!eat('>')) bad = true;
+      } else {
+        n.kind = Node::Ref;
+        return add(n);
+      }
+      const int id = n.id;
+      const int index = add(std::move(n));
+      defined[id] = index;
+      return index;
+    }
+    if (eat('{')) {  // the statics: an object without a number
+      n.kind = Node::Object;
+      entries(n, '}');
+      if (!eat('}')) bad = true;
+      return add(std::move(n));
+    }
+    const std::size_t stop = s.find_first_of(";}>", at);
+    n.text = s.substr(at, stop == std::string::npos ? std::string::npos : stop - at);
+    at = stop == std::string::npos ? s.size() : stop;
+    return add(std::move(n));
+  }
+  /// The whole printout of one input: a value, or "name=value;..." (an object's fields).
+  int root() {
+    const bool implicit = !s.empty() && s[0] != '#' && s[0] != '{' && s.find('=') != std::string::npos;
+    if (!implicit) return value();
+    Node n;
+    n.kind = Node::Object;
+    entries(n, '\0');
+    return add(std::move(n));
+  }
+  /// A reference resolved to the object it names (-1: not printed, e.g. past a bound).
+  int resolve(int i) const {
+    if (i < 0 || nodes[static_cast<std::size_t>(i)].kind != Node::Ref) return i;
+    auto it = defined.find(nodes[static_cast<std::size_t>(i)].id);
+    return it == defined.end() ? -1 : it->second;
+  }
+};
+
+/// Compares two state graphs up to isomorphism: objects are matched as they are met, and a
+/// match once made must hold wherever either object appears again (aliasing is state too).
+struct StateMatch {
+  const StateGraph& o;
+  const StateGraph& n;
+  std::map<int, int> forward, backward;
+
+  static bool unknown(const StateGraph::Node& x) { return x.kind == StateGraph::Node::Leaf && x.text == kUnknown; }
+  static bool opaque(const StateGraph::Node& x) { return x.kind == StateGraph::Node::Leaf && x.text == "obj"; }
+  static std::string show(const StateGraph::Node& x) {
+    switch (x.kind) {
+      case StateGraph::Node::Leaf: return x.text;
+      case StateGraph::Node::Sequence: return "a sequence of " + std::to_string(x.elems.size());
+      default: return "an object";
+    }
+  }
+
+  std::string diff(int a, int b, const std::string& where) {
+    a = o.resolve(a);
+    b = n.resolve(b);
+    if (a < 0 || b < 0) return "";  // past a bound on one side: not compared
+    const auto& x = o.nodes[static_cast<std::size_t>(a)];
+    const auto& y = n.nodes[static_cast<std::size_t>(b)];
+    if (unknown(x) || unknown(y)) return "";
+    if (opaque(x) || opaque(y)) {  // not rendered: only null against an object is a difference
+      const bool xNull = x.kind == StateGraph::Node::Leaf && x.text == "null";
+      const bool yNull = y.kind == StateGraph::Node::Leaf && y.text == "null";
+      return xNull || yNull ? where + ": " + show(x) + " vs " + show(y) : "";
+    }
+    if (x.kind != y.kind) return where + ": " + show(x) + " vs " + show(y);
+    if (x.kind == StateGraph::Node::Leaf) return x.text == y.text ? "" : where + ": " + x.text + " vs " + y.text;
+    auto f = forward.find(a);
+    auto g = backward.find(b);
+    if (f != forward.end() || g != backward.end()) {
+      if (f != forward.end() && g != backward.end() && f->second == b) return "";
+      return where + ": the objects are shared differently";
+    }
+    forward[a] = b;
+    backward[b] = a;
+    if (x.kind == StateGraph::Node::Sequence) {
+      if (x.elems.size() != y.elems.size())
+        return where + ": " + std::to_string(x.elems.size()) + " vs " + std::to_string(y.elems.size()) + " elements";
+      for (std::size_t i = 0; i < x.elems.size(); ++i)
+        if (std::string d = diff(x.elems[i], y.elems[i], where + "[" + std::to_string(i) + "]"); !d.empty()) return d;
+      return "";
+    }
+    for (const auto& [field, v] : x.fields) {  // a field of one version only is not compared
+      for (const auto& [other, w] : y.fields)
+        if (other == field) {
+          if (std::string d = diff(v, w, where + "." + field); !d.empty()) return d;
+          break;
+        }
+    }
+    return "";
+  }
+};
+
+/// Objects printed as "BEFORE ~ AFTER" (the static fields): a field is compared after the call
+/// only where both versions held equal values before it.
+std::string changedFieldDifference(const std::string& oldBefore, const std::string& newBefore,
+                                   const std::string& oldAfter, const std::string& newAfter, const std::string& who) {
+  StateGraph ob(oldBefore), nb(newBefore), oa(oldAfter), na(newAfter);
+  const int rob = ob.root(), rnb = nb.root(), roa = oa.root(), rna = na.root();
+  if (ob.bad || nb.bad || oa.bad || na.bad) return "";
+  auto fieldsOf = [](const StateGraph& g, int root) -> const std::vector<std::pair<std::string, int>>* {
+    if (root < 0 || g.nodes[static_cast<std::size_t>(root)].kind != StateGraph::Node::Object) return nullptr;
+    return &g.nodes[static_cast<std::size_t>(root)].fields;
+  };
+  auto find = [](const std::vector<std::pair<std::string, int>>* fs, const std::string& name) {
+    if (fs)
+      for (const auto& [f, v] : *fs)
+        if (f == name) return v;
+    return -1;
+  };
+  const auto *fob = fieldsOf(ob, rob), *fnb = fieldsOf(nb, rnb), *foa = fieldsOf(oa, roa), *fna = fieldsOf(na, rna);
+  if (!foa || !fna) return "";
+  StateMatch after{oa, na, {}, {}};
+  for (const auto& [field, v] : *foa) {
+    const int w = find(fna, field), vb = find(fob, field), wb = find(fnb, field);
+    if (w < 0 || vb < 0 || wb < 0) continue;  // (a field of one version only)
+    StateMatch before{ob, nb, {}, {}};
+    if (!before.diff(vb, wb, field).empty()) continue;  // apart before the call: not the call's doing
+    if (std::string d = after.diff(v, w, who + "." + field); !d.empty()) return d;
+  }
+  return "";
 }
 
 std::vector<std::string> partsOf(const std::string& line) {
@@ -230,12 +685,22 @@ std::vector<std::string> partsOf(const std::string& line) {
 
 void addStateHelpers(jvm::ClassFile& cf, const std::string& driver) {
   cf.methods.push_back(valueMethod(cf));
+  cf.methods.push_back(deepMethod(cf, driver));
   cf.methods.push_back(stateMethod(cf, driver));
+  cf.methods.push_back(staticsMethod(cf, driver));
 }
 
-void printState(product::Assembler& a, const std::string& driver, const std::string& prefix,
-                const std::vector<int>& slots) {
-  if (slots.empty()) return;
+void captureStatics(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& cls,
+                    int slot) {
+  a.op(Opcode::ldc_w);
+  a.u2(pool.addClass(cls));
+  a.invoke(Opcode::invokestatic, driver, kStatics, kStaticsDesc);
+  a.store('L', slot);
+}
+
+void printState(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& prefix,
+                const std::vector<int>& slots, const std::string& staticsOf, int staticsBefore) {
+  if (slots.empty() && staticsOf.empty()) return;
   a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
   a.ldcString(prefix + " state ");
   a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
@@ -250,6 +715,26 @@ void printState(product::Assembler& a, const std::string& driver, const std::str
     a.invoke(Opcode::invokestatic, driver, kState, kToText);
     a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
   }
+  if (!staticsOf.empty()) {  // the class's static fields, after the inputs
+    a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
+    if (!slots.empty()) {
+      a.op(Opcode::dup);
+      a.ldcString(kSeparator);
+      a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
+    }
+    if (staticsBefore >= 0) {
+      a.op(Opcode::dup);
+      a.load('L', staticsBefore);
+      a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
+      a.op(Opcode::dup);
+      a.ldcString(kBeforeAfter);
+      a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
+    }
+    a.op(Opcode::ldc_w);
+    a.u2(pool.addClass(staticsOf));
+    a.invoke(Opcode::invokestatic, driver, kStatics, kStaticsDesc);
+    a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
+  }
   a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
   a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "println", "()V");
 }
@@ -260,17 +745,21 @@ std::string stateDifference(const std::string& oldState, const std::string& newS
   if (o.size() != n.size()) return "";  // (not the same inputs: nothing to compare)
   for (std::size_t i = 0; i < o.size(); ++i) {
     const std::string who = i < names.size() ? names[i] : "input " + std::to_string(i);
-    if (o[i] == kUnknown || n[i] == kUnknown) continue;
-    const bool objects = o[i].find('=') != std::string::npos || n[i].find('=') != std::string::npos;
-    if (!objects) {
-      if (o[i] != n[i]) return who + ": " + o[i] + " vs " + n[i];
+    const std::size_t ob = o[i].find(kBeforeAfter), nb = n[i].find(kBeforeAfter);
+    if (ob != std::string::npos || nb != std::string::npos) {
+      if (ob == std::string::npos || nb == std::string::npos) continue;
+      if (std::string d = changedFieldDifference(o[i].substr(0, ob), n[i].substr(0, nb),
+                                                 o[i].substr(ob + std::string(kBeforeAfter).size()),
+                                                 n[i].substr(nb + std::string(kBeforeAfter).size()), who);
+          !d.empty())
+        return d;
       continue;
     }
-    const auto of = fieldsOf(o[i]), nf = fieldsOf(n[i]);
-    for (const auto& [field, value] : of) {
-      auto it = nf.find(field);  // a field of one version only is not compared
-      if (it != nf.end() && it->second != value) return who + "." + field + ": " + value + " vs " + it->second;
-    }
+    StateGraph og(o[i]), ng(n[i]);
+    const int a = og.root(), b = ng.root();
+    if (og.bad || ng.bad) continue;  // (a printout cut short: not compared)
+    StateMatch m{og, ng, {}, {}};
+    if (std::string d = m.diff(a, b, who); !d.empty()) return d;
   }
   return "";
 }

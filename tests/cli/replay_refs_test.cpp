@@ -277,10 +277,15 @@ TEST(ReplayState, AMethodWithoutParametersIsReplayedOnItsReceiver) {
 TEST(ReplayState, ADifferenceInTheStateLeftBehindIsConfirmedInTheJvm) {
   // resize(n) throws alike in both versions but sets the size first in the old one; mark(a, 7)
   // returns nothing and stores a different element; sized(3) returns a new Counter (results
-  // compared by null-ness) whose size differs. Equal results, different states.
+  // compared by null-ness) whose size differs; bump() changes a field of the Cell in a field;
+  // count(2) adds to a static field. Equal results, different states.
   REQUIRE_JAVA();
   for (const auto& [method, where] : std::vector<std::pair<std::string, std::string>>{
-           {"resize", "this.size: "}, {"mark", "argument 1: [[7"}, {"sized", "result.size: 3 vs 4"}}) {
+           {"resize", "this.size: "},
+           {"mark", "argument 1: [[7"},
+           {"sized", "result.size: 3 vs 4"},
+           {"bump", "this.cell.value: 6 vs 7"},  // an object inside the receiver
+           {"count", "static.calls: "}}) {        // a static field
     JsonRun j = counter(method);
     ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
     EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;

@@ -205,6 +205,55 @@ TEST(ReplayJvmOutput, StatesAreComparedOnTheFieldsBothVersionsDeclare) {
   EXPECT_EQ(stateDifference("size=1;", "size=2; | [[1]]", names), "");
 }
 
+TEST(ReplayJvmOutput, StatesAreComparedAsGraphsUpToIsomorphism) {
+  using pasda::witness::detail::stateDifference;
+  const std::vector<std::string> names{"this", "static"};
+  // objects inside objects, to the field that differs; numbering alone is no difference
+  EXPECT_EQ(stateDifference("#0{cell=#1{value=6;};size=2;}", "#0{cell=#1{value=7;};size=2;}", names),
+            "this.cell.value: 6 vs 7");
+  EXPECT_EQ(stateDifference("#0{a=#1{v=1;};b=#2{v=1;};}", "#3{a=#5{v=1;};b=#4{v=1;};}", names), "");
+  // the same object twice against two equal objects: the sharing differs
+  EXPECT_EQ(stateDifference("#0{a=#1{v=1;};b=#1;}", "#0{a=#1{v=1;};b=#2{v=1;};}", names),
+            "this.b: the objects are shared differently");
+  // the same sharing met in another order (fields declared in another order) is no difference
+  EXPECT_EQ(stateDifference("#0{a=#1{v=1;};b=#1;}", "#0{b=#1{v=1;};a=#1;}", names), "");
+  // a cycle back to the receiver
+  EXPECT_EQ(stateDifference("#0{self=#0;n=1;}", "#0{self=#0;n=1;}", names), "");
+  EXPECT_EQ(stateDifference("#0{self=#0;n=1;}", "#0{self=#1{self=#1;n=1;};n=1;}", names),
+            "this.self: the objects are shared differently");
+  // sequences (reference arrays, lists): length and elements in order
+  EXPECT_EQ(stateDifference("#0{xs=#1<[97];null;>;}", "#0{xs=#1<[97];null;>;}", names), "");
+  EXPECT_EQ(stateDifference("#0{xs=#1<[97];null;>;}", "#0{xs=#1<[97];>;}", names), "this.xs: 2 vs 1 elements");
+  EXPECT_EQ(stateDifference("#0{xs=#1<[97];null;>;}", "#0{xs=#1<[97];[98];>;}", names),
+            "this.xs[1]: null vs [98]");
+  // enum constants by name; an object not printed (a JDK object, past a bound) is no
+  // difference against another object, but is against null
+  EXPECT_EQ(stateDifference("#0{p=enum IDLE;}", "#0{p=enum RUNNING;}", names), "this.p: enum IDLE vs enum RUNNING");
+  EXPECT_EQ(stateDifference("#0{m=obj;}", "#0{m=#1{v=1;};}", names), "");
+  EXPECT_EQ(stateDifference("#0{m=obj;}", "#0{m=null;}", names), "this.m: obj vs null");
+  // a field of one version's class only is not compared, at any depth
+  EXPECT_EQ(stateDifference("#0{c=#1{old=1;v=2;};}", "#0{c=#1{renamed=5;v=2;};}", names), "");
+  // a printout cut short is not compared
+  EXPECT_EQ(stateDifference("#0{c=#1{v=1;", "#0{c=#1{v=2;};}", names), "");
+}
+
+TEST(ReplayJvmOutput, StaticFieldsAreComparedWhereTheCallFoundThemEqual) {
+  using pasda::witness::detail::stateDifference;
+  const std::vector<std::string> names{"static"};
+  // the call adds 2 in one version, 3 in the other, from an equal start
+  EXPECT_EQ(stateDifference("{calls=0;} ~ {calls=2;}", "{calls=0;} ~ {calls=3;}", names), "static.calls: 2 vs 3");
+  EXPECT_EQ(stateDifference("{calls=0;} ~ {calls=2;}", "{calls=0;} ~ {calls=2;}", names), "");
+  // each version's initialiser set `seed` apart and the call left it alone: not the call's doing
+  EXPECT_EQ(stateDifference("{seed=1;calls=0;} ~ {seed=1;calls=2;}", "{seed=2;calls=0;} ~ {seed=2;calls=2;}", names),
+            "");
+  // ... but the fields that started equal are still compared
+  EXPECT_EQ(stateDifference("{seed=1;calls=0;} ~ {seed=1;calls=2;}", "{seed=2;calls=0;} ~ {seed=2;calls=4;}", names),
+            "static.calls: 2 vs 4");
+  // a static field of one version only, and statics that cannot be listed, are not compared
+  EXPECT_EQ(stateDifference("{a=1;} ~ {a=2;}", "{b=1;} ~ {b=3;}", names), "");
+  EXPECT_EQ(stateDifference("? ~ ?", "{a=1;} ~ {a=3;}", names), "");
+}
+
 // The JVM replay runs each distinct call once (witnesses.cpp): two calls share a key exactly
 // when every argument, the receiver and the statics are the same, down to nested fields.
 TEST(CallKey, EqualCallsShareAKeyAndAnyDifferenceSeparatesThem) {

@@ -130,6 +130,12 @@ void ClosureOracle::Impl::expandMethod(int id) {
     nodes[static_cast<std::size_t>(id)].code_differs = true;
     return markBad(id, "its code differs (" + diff + ")");
   }
+  // (reset however this ends: an exception below must not leave it set for the next node)
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{jdk_clean};
+  jdk_clean = jdkSeesNoPathObject(Version::kOld, d[Version::kOld]) && jdkSeesNoPathObject(Version::kNew, d[Version::kNew]);
   for (Version v : kBothVersions) {
     for (const Instruction& insn : d[v].insns) addInsnEdges(id, v, d[v], insn);
     for (const auto& h : m[v]->code->handlers)

@@ -193,14 +193,14 @@ void ClosureOracle::Impl::call(int id, Version v, const jvm::MemberRef& m, bool 
         Resolution rs = resolveMethod(v, s, m.name, desc);
         for (const auto& t : rs.targets) edge(id, node(NodeKind::Method, t, m.name, desc));
       }
-    } else if (!detail::inertJdkType(realOwner)) {
+    } else if (!jdk_clean && !detail::inertJdkType(realOwner)) {  // (a receiver of the JDK's)
       auto it = decls[v].find(m.name + ":" + desc);
       if (it != decls[v].end())
         for (const auto& c : it->second)
           if (mayBeSubtype(v, c, realOwner)) edge(id, node(NodeKind::Method, c, m.name, desc));
     }
   }
-  if (!r.exact) callBacks(id, externalCallBacks(v, owner, m, desc, isStatic));
+  if (!r.exact && !jdk_clean) callBacks(id, externalCallBacks(v, owner, m, desc, isStatic));
 }
 void ClosureOracle::Impl::handleEdge(int id, Version v, const ConstValue& handle) {
   HandleRef h = parseHandle(handle.text);
@@ -246,7 +246,8 @@ void ClosureOracle::Impl::bootstrapEdges(int id, Version v, const jvm::ClassFile
   } catch (const std::invalid_argument&) {
     refs = true;
   }
-  if (refs) callBacks(id, h.owner == "java/lang/invoke/StringConcatFactory" ? detail::kToString : detail::kAny);
+  if (refs && !jdk_clean)
+    callBacks(id, h.owner == "java/lang/invoke/StringConcatFactory" ? detail::kToString : detail::kAny);
 }
 
 void ClosureOracle::Impl::addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn) {

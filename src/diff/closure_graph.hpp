@@ -269,6 +269,11 @@ struct ClosureOracle::Impl {
       if (set & bit) edge(id, node(NodeKind::Callbacks, "", detail::callBackName(bit)));
   }
   bool nonInert(Version v, const std::string& type);
+  /// No value that may be a path object reaches JDK code from method `dm` (closure_flow.cpp).
+  bool jdkSeesNoPathObject(Version v, const DecodedMethod& dm);
+  /// Set while the edges of a method that passed jdkSeesNoPathObject in both versions are added:
+  /// its calls into the JDK call nothing back and dispatch to no path class.
+  bool jdk_clean = false;
   bool mayBeSubtype(Version v, const std::string& cls, const std::string& jdkType);
   unsigned jdkCodeOnPathObject(Version v, const std::string& jdkType, const std::string& name, const std::string& desc);
   std::optional<detail::KnownCallBacks> knownAbove(Version v, const std::string& cls, const std::string& name,

@@ -137,6 +137,24 @@ TEST_F(Closure, JdkCallBacks) {
   EXPECT_EQ(of("Cb", "first", "(Ljava/util/List;)Ljava/lang/Object;").verdict, ClosureVerdict::Affected);
 }
 
+TEST_F(Closure, JdkCodeGivenNoObjectOfThePathCallsNothingBack) {
+  // String.valueOf(Arrays.asList(Boolean.FALSE, Boolean.TRUE)): the list and its elements are
+  // the JDK's, made here; no toString() of the path can run.
+  MethodClosure constants = of("Cb", "constants", "()Ljava/lang/String;");
+  EXPECT_EQ(constants.verdict, ClosureVerdict::Identical) << constants.reason;
+  // An object that may be the path's reaching the JDK, by any way: Point.toString() may run.
+  for (const char* m : {"added", "stored"}) {
+    MethodClosure c = of("Cb", m, "(Ljava/lang/Object;)Ljava/lang/String;");
+    EXPECT_EQ(c.verdict, ClosureVerdict::Affected) << m;
+    EXPECT_NE(c.reason.find("Point.toString"), std::string::npos) << m << ": " << c.reason;
+  }
+  for (const char* m : {"made", "supplied", "caught", "current"}) {
+    MethodClosure c = of("Cb", m, "()Ljava/lang/String;");
+    EXPECT_EQ(c.verdict, ClosureVerdict::Affected) << m;
+    EXPECT_NE(c.reason.find("Point.toString"), std::string::npos) << m << ": " << c.reason;
+  }
+}
+
 TEST_F(Closure, MethodsInOneVersionOnly) {
   EXPECT_EQ(of("Gone", "was", "(I)I").verdict, ClosureVerdict::Missing);
   EXPECT_EQ(of("Gone", "now", "(I)I").verdict, ClosureVerdict::Missing);

@@ -624,6 +624,23 @@ TEST(UnknownCalls, JdkCodeCallingBackAChangedToStringIsNotShared) {
   }
 }
 
+TEST(UnknownCalls, AnArrayOfValuesGivenToJdkCodeCallsNothingBack) {
+  // String.format("v=%d", v): its Object[] holds a Long only, so the call runs no program code
+  // and is shared (EQ, as in commons-lang3's Validate.isTrue(boolean, String, long)); an array
+  // holding a Pt, whose toString changed, or other values in one version, are never EQ.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/callback/";
+  JsonRun same = runJson({root + "old", root + "new", "--class", "realcode.callback.Show", "--method", "formatted",
+                          "--shortcut", "off"});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  for (const char* method : {"formattedPt", "shifted"}) {
+    JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.callback.Show", "--method", method,
+                         "--shortcut", "off"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_NE(j.json["result"].string, "EQ") << method << "\n" << j.run.out;
+  }
+}
+
 TEST(BadInput, AClassInitialiserIsNotAnalysedOnItsOwn) {
   // (the product would call <clinit> as a method, beside the JVM's own initialisation)
   const std::string a = fixtureClass("realcode/methodref", "old", "realcode.methodref", "Registry");

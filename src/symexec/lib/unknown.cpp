@@ -10,6 +10,7 @@
 //    havocked (their fields are read as unknowns);
 // all of it with library (inexact) symbols, so no verdict rests on them without a replay.
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "models.hpp"
@@ -250,15 +251,27 @@ bool mayCallBack(ModelCall& c) {
     return finalValueClass(cls) || cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer" ||
            kInertArrays.count(cls) > 0;
   };
-  for (Term a : c.args()) {
-    if (c.tm().sort(a) != Sort::Ref || c.isNull(a)) continue;
+  // An array of references this run made and still knows element by element (not an input,
+  // not touched by an unmodelled call) holds exactly its elements: inert when they all are
+  // (String.format's `new Object[] {Long.valueOf(v)}`).
+  std::function<bool(Term, int)> inertRef = [&](Term a, int depth) {
+    if (c.isNull(a)) return true;
     const Object& o = c.object(a);
-    if (o.is_array && o.cls.size() == 2) continue;  // an array of a primitive type
+    if (o.is_array && o.cls.size() == 2) return true;  // an array of a primitive type
     // A lambda of a shared site runs the same pure code in both versions, on values of JDK
     // value classes only (sharedLambdaSite): what the call may run through it is no program code.
-    if (!o.lambda_sam.empty()) continue;
-    if (!inert(o.cls)) return true;
-  }
+    if (!o.lambda_sam.empty()) return true;
+    if (inert(o.cls)) return true;
+    if (!o.is_array || o.elem_sort != Sort::Ref || o.input >= 0 || o.lazy || o.opaque || o.havocked ||
+        o.long_length || depth >= 3)
+      return false;
+    const std::vector<Term> elems = o.elems;  // (c.object may move the heap)
+    for (Term e : elems)
+      if (c.tm().sort(e) != Sort::Ref || !inertRef(e, depth + 1)) return false;
+    return true;
+  };
+  for (Term a : c.args())
+    if (c.tm().sort(a) == Sort::Ref && !inertRef(a, 0)) return true;
   return false;
 }
 

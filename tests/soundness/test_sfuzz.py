@@ -170,6 +170,15 @@ class WitnessReader(unittest.TestCase):
         self.assertEqual(inp["heap"][inp["args"][0]["r"]], {"k": "box", "v": -5, "fresh": True})
         self.assertFalse(w.open)
 
+    def test_an_array_past_the_length_bound_has_its_witness_length(self):
+        # pasda-jvm holds no elements of an input array longer than --max-array-length: the path
+        # condition says only "p1.length > 8", the witness gives the length (seed 4148, judged
+        # on an empty array, was a false "false NEQ").
+        part = {"path_condition": "p1 != null && p1.length > 8",
+                "witness_values": [{"name": "p1", "literal": "new object"}, {"name": "p1.length", "literal": "13"}]}
+        inp = Witness(self.space, part).build()
+        self.assertEqual(inp["heap"][inp["args"][1]["r"]], {"k": "arr", "e": [0] * 13})
+
     def test_open_string_contents_are_completed(self):
         part = {"path_condition": "p3 != null", "witness_values": [{"name": "p3", "literal": "new object"}]}
         w = Witness(self.space, part)

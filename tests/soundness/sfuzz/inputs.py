@@ -256,7 +256,12 @@ class Witness:
                     self.open.append(path + " (boxed value)")
                     self.unknown.append((idx, "box"))
             elif t == IARR:
-                n = self.lengths.get(path, 0)
+                n = self.lengths.get(path)
+                if n is None:  # an array past --max-array-length: its length is a witness value
+                    n = parse_literal(self.values.get(path + ".length", ""), INT) or 0
+                    if n > 1 << 16:
+                        self.open.append(path + ".length = %d (too long to build)" % n)
+                        n = 0
                 heap.append({"k": "arr", "e": [prim(path + "[%d]" % i, INT) for i in range(n)]})
             else:
                 cls = "C" if t == "C" else NODE

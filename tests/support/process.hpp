@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <mutex>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -41,7 +42,22 @@ inline std::string shellQuote(const std::string& s) {
   return q + "'";
 }
 
-/// A fresh scratch directory (unique per process, thread and call).
+/// The scratch directories of this test process, removed when it ends (a test that fails
+/// half-way leaves none behind in the temporary directory either).
+struct ScratchDirs {
+  std::mutex mu;
+  std::vector<fs::path> dirs;
+  ~ScratchDirs() {
+    std::error_code ec;
+    for (const fs::path& d : dirs) fs::remove_all(d, ec);
+  }
+};
+inline ScratchDirs& scratchDirs() {
+  static ScratchDirs all;
+  return all;
+}
+
+/// A fresh scratch directory (unique per process, thread and call), removed at exit.
 inline fs::path scratch(const std::string& tag = "run") {
   static std::atomic<int> counter{0};
   std::ostringstream tid;
@@ -50,6 +66,11 @@ inline fs::path scratch(const std::string& tag = "run") {
                                                   tid.str() + "_" + std::to_string(counter++));
   fs::remove_all(d);
   fs::create_directories(d);
+  {
+    ScratchDirs& all = scratchDirs();
+    std::lock_guard<std::mutex> lock(all.mu);
+    all.dirs.push_back(d);
+  }
   return d;
 }
 

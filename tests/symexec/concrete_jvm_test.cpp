@@ -164,8 +164,14 @@ std::vector<std::string> runJvm(const std::vector<Call>& calls, const std::strin
   int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << "the JVM driver failed: " << cmd;
   std::vector<std::string> lines;
-  std::ifstream f(out);
-  for (std::string l; std::getline(f, l);) lines.push_back(l);
+  {
+    std::ifstream f(out);
+    for (std::string l; std::getline(f, l);) lines.push_back(l);
+  }
+  if (rc == 0) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);  // (kept when the driver failed, for its stderr)
+  }
   return lines;
 }
 

@@ -494,6 +494,85 @@ std::optional<std::vector<witness::InputValue>> WitnessStage::searchByReplay(con
   return std::nullopt;
 }
 
+WitnessStage::JvmCalls WitnessStage::distinctJvmCalls() const {
+  // Many partitions of a method share one witness (those that differ only in what an
+  // unmodelled call did, which the inputs do not fix): each distinct call runs once and its
+  // replay goes to every partition that asked for it.
+  JvmCalls calls;
+  calls.call_of.resize(jvm_inputs_.size());
+  std::map<std::string, std::size_t> distinct;
+  for (std::size_t i = 0; i < jvm_inputs_.size(); ++i) {
+    const witness::CallContext& c = i < contexts_.size() ? contexts_[i] : witness::CallContext{};
+    auto [at, fresh] = distinct.emplace(witness::callKey(jvm_inputs_[i].second, c), calls.inputs.size());
+    if (fresh) {
+      calls.inputs.push_back(jvm_inputs_[i].second);
+      calls.contexts.push_back(c);
+    }
+    calls.call_of[i] = at->second;
+  }
+  return calls;
+}
+
+std::optional<std::vector<Replay>> WitnessStage::runJvmCalls(const std::string& dir, const JvmCalls& calls) {
+  writePrepared(env_.prepared, dir);
+  // Versions read from class paths run over them (callees outside the class included);
+  // versions given as lone class files run as the renamed copies next to the product.
+  const Prepared& pr = env_.prepared;
+  // (a private method is called through reflection: the driver's code cannot call it)
+  auto isPrivate = [&](const jvm::ClassFile& cf) {
+    for (const jvm::Method& m : cf.methods)
+      if (m.name == pr.name && m.descriptor == pr.descriptor) return (m.access_flags & jvm::acc::Private) != 0;
+    return false;
+  };
+  const bool paths = onClassPaths(pr);
+  if (paths) {
+    renv_.old_classpath = pr.old_classpath->entries();
+    renv_.new_classpath = pr.new_classpath->entries();
+    renv_.reflective = isPrivate(pr.orig_old) || isPrivate(pr.orig_new);
+  } else {  // the renamed copies: descriptors that name the analysed class are rewritten
+    renv_.old_original = pr.orig_old_name;
+    renv_.new_original = pr.orig_new_name;
+  }
+  return witness::replayJvm(dir, renv_, paths ? pr.orig_old_name : pr.old_name, paths ? pr.orig_new_name : pr.new_name,
+                            pr.name, pr.descriptor, calls.inputs, calls.contexts, instance_);
+}
+
+void WitnessStage::judgeJvmReplay(PartitionResult& p, Replay rep) const {
+  const bool java = env_.options->arith == terms::Arith::Java;
+  auto addNote = [&](const std::string& n) { rep.note += (rep.note.empty() ? "" : "; ") + n; };
+  // A self-check of the model: under Java semantics a NEQ whose witness runs to equal outputs
+  // in a real JVM is not a proof (the model and the JVM disagree).
+  // (an Error in the JVM — a class the replay directory lacks, a verifier or linkage error, a
+  // stack overflow — says nothing about the model)
+  auto envError = [](const std::string& out) {
+    return out.rfind("throws ", 0) == 0 && out.size() > 5 && out.find("Error") != std::string::npos;
+  };
+  // A difference needs a judged replay; equal outputs contradict the solver only when nothing
+  // was left out (no note: results compared whole, no stand-ins).
+  const bool judged = rep.judged && !rep.old_out.empty() && !rep.new_out.empty() && !envError(rep.old_out) &&
+                      !envError(rep.new_out);
+  const bool ran = judged && rep.note.empty() && rep.exact_inputs;
+  if (rep.note.empty() && !rep.differs && (envError(rep.old_out) || envError(rep.new_out)))
+    rep.note = "not judged: the JVM replay failed with an Error (" +
+               (envError(rep.old_out) ? rep.old_out : rep.new_out).substr(7) + ")";
+  const bool resultsOnly = results_only_.count(p.index) > 0;
+  if (resultsOnly && !rep.differs) addNote("the effects on the heap are not compared in the JVM");
+  if (const std::string n = witness::standInNote(rep); !n.empty()) addNote(n);
+  if (java && ran && !resultsOnly && !rep.differs && p.result == Verdict::NEQ) {
+    p.result = Verdict::MAYBE_NEQ;
+    p.decided_by.clear();
+    rep.note = "the model and the JVM disagree: the witness gives equal outputs in a real JVM";
+  } else if (rep.differs && run_dependent_.count(p.index)) {
+    addNote("the outputs read the clock or an identity hash: runs that differ show the run, not the versions");
+  } else if (java && judged && rep.differs && p.result == Verdict::MAYBE_NEQ) {
+    // Two real runs that differ (and a second run of the old version that agrees with its
+    // first) are a difference under Java's semantics, whatever the model left open.
+    p.result = Verdict::NEQ;
+    p.decided_by = "replay";
+  }
+  p.replays.push_back(std::move(rep));
+}
+
 void WitnessStage::replayAllInJvm(IterationResult& it) {
   const Options& o = *env_.options;
   if (!enabled_ || jvm_inputs_.empty() || (o.replay != "auto" && o.replay != "jvm")) return;
@@ -508,94 +587,16 @@ void WitnessStage::replayAllInJvm(IterationResult& it) {
   // one worker's clean-up must not take another's classes (a shared per-process directory did).
   std::string tmpl = (fs::temp_directory_path(ec) / "pasda-jvm-replay-XXXXXX").string();
   if (!::mkdtemp(tmpl.data())) return;
-  fs::path dir = tmpl;
+  const fs::path dir = tmpl;
   try {
-    writePrepared(env_.prepared, dir.string());
-    // Many partitions of a method share one witness (those that differ only in what an
-    // unmodelled call did, which the inputs do not fix): each distinct call runs once and its
-    // replay goes to every partition that asked for it.
-    std::vector<std::vector<witness::InputValue>> all;
-    std::vector<witness::CallContext> contexts;
-    std::vector<std::size_t> replayOf(jvm_inputs_.size());
-    std::map<std::string, std::size_t> distinct;
-    for (std::size_t i = 0; i < jvm_inputs_.size(); ++i) {
-      const witness::CallContext& c = i < contexts_.size() ? contexts_[i] : witness::CallContext{};
-      auto [at, fresh] = distinct.emplace(witness::callKey(jvm_inputs_[i].second, c), all.size());
-      if (fresh) {
-        all.push_back(jvm_inputs_[i].second);
-        contexts.push_back(c);
-      }
-      replayOf[i] = at->second;
-    }
-    // Versions read from class paths run over them (callees outside the class included);
-    // versions given as lone class files run as the renamed copies next to the product.
-    const Prepared& pr = env_.prepared;
-    // (a private method is called through reflection: the driver's code cannot call it)
-    auto isPrivate = [&](const jvm::ClassFile& cf) {
-      for (const jvm::Method& m : cf.methods)
-        if (m.name == pr.name && m.descriptor == pr.descriptor) return (m.access_flags & jvm::acc::Private) != 0;
-      return false;
-    };
-    const bool paths = onClassPaths(pr);
-    if (paths) {
-      renv_.old_classpath = pr.old_classpath->entries();
-      renv_.new_classpath = pr.new_classpath->entries();
-      renv_.reflective = isPrivate(pr.orig_old) || isPrivate(pr.orig_new);
-    }
-    if (!paths) {  // the renamed copies: descriptors that name the analysed class are rewritten
-      renv_.old_original = pr.orig_old_name;
-      renv_.new_original = pr.orig_new_name;
-    }
-    auto reps = witness::replayJvm(dir.string(), renv_, paths ? pr.orig_old_name : pr.old_name,
-                                   paths ? pr.orig_new_name : pr.new_name, pr.name, pr.descriptor, all, contexts,
-                                   instance_);
-    if (reps) {
+    const JvmCalls calls = distinctJvmCalls();
+    if (auto reps = runJvmCalls(dir.string(), calls)) {
       std::map<int, PartitionResult*> byIndex;
       for (PartitionResult& p : it.partitions) byIndex.emplace(p.index, &p);
       for (std::size_t i = 0; i < jvm_inputs_.size(); ++i) {
-        if (replayOf[i] >= reps->size()) continue;
         auto found = byIndex.find(jvm_inputs_[i].first);
-        if (found == byIndex.end()) continue;
-        PartitionResult& p = *found->second;
-        {
-            Replay rep = (*reps)[replayOf[i]];
-            // A self-check of the model: under Java semantics a NEQ whose witness runs to equal
-            // outputs in a real JVM is not a proof (the model and the JVM disagree).
-            // (an Error in the JVM — a class the replay directory lacks, a verifier or linkage
-            // error, a stack overflow — says nothing about the model)
-            auto envError = [](const std::string& out) {
-              return out.rfind("throws ", 0) == 0 && out.size() > 5 && out.find("Error") != std::string::npos;
-            };
-            // A difference needs a judged replay; equal outputs contradict the solver only
-            // when nothing was left out (no note: results compared whole, no stand-ins).
-            const bool judged = rep.judged && !rep.old_out.empty() && !rep.new_out.empty() &&
-                                !envError(rep.old_out) && !envError(rep.new_out);
-            const bool ran = judged && rep.note.empty() && rep.exact_inputs;
-            if (rep.note.empty() && !rep.differs && (envError(rep.old_out) || envError(rep.new_out)))
-              rep.note = "not judged: the JVM replay failed with an Error (" +
-                         (envError(rep.old_out) ? rep.old_out : rep.new_out).substr(7) + ")";
-            const bool resultsOnly = results_only_.count(p.index) > 0;
-            if (resultsOnly && !rep.differs)
-              rep.note += (rep.note.empty() ? "" : "; ") +
-                          std::string("the effects on the heap are not compared in the JVM");
-            if (const std::string n = witness::standInNote(rep); !n.empty())
-              rep.note += (rep.note.empty() ? "" : "; ") + n;
-            if (o.arith == terms::Arith::Java && ran && !resultsOnly && !rep.differs && p.result == Verdict::NEQ) {
-              p.result = Verdict::MAYBE_NEQ;
-              p.decided_by.clear();
-              rep.note = "the model and the JVM disagree: the witness gives equal outputs in a real JVM";
-            } else if (rep.differs && run_dependent_.count(p.index)) {
-              rep.note += (rep.note.empty() ? "" : "; ") +
-                          std::string("the outputs read the clock or an identity hash: runs that differ show the run, "
-                                      "not the versions");
-            } else if (o.arith == terms::Arith::Java && judged && rep.differs && p.result == Verdict::MAYBE_NEQ) {
-              // Two real runs that differ (and a second run of the old version that agrees with
-              // its first) are a difference under Java's semantics, whatever the model left open.
-              p.result = Verdict::NEQ;
-              p.decided_by = "replay";
-            }
-            p.replays.push_back(rep);
-        }
+        if (calls.call_of[i] < reps->size() && found != byIndex.end())
+          judgeJvmReplay(*found->second, (*reps)[calls.call_of[i]]);
       }
     }
   } catch (const std::exception&) {

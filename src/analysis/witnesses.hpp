@@ -71,6 +71,21 @@ class WitnessStage {
   /// The unabstracted product path of `vals` confirms a difference at high precision.
   bool confirmOnConcretePath(const std::vector<witness::InputValue>& vals, symexec::Clock::time_point deadline);
 
+  /// The distinct calls among jvm_inputs_ (witness::callKey), and which one each entry is.
+  struct JvmCalls {
+    std::vector<std::vector<witness::InputValue>> inputs;
+    std::vector<witness::CallContext> contexts;
+    std::vector<std::size_t> call_of;  // per jvm_inputs_ entry: its index in inputs
+  };
+  JvmCalls distinctJvmCalls() const;
+  /// Runs `calls` in a JVM over the classes written to `dir` (the versions' class paths when
+  /// they have them); nullopt when no JVM could run them.
+  std::optional<std::vector<Replay>> runJvmCalls(const std::string& dir, const JvmCalls& calls);
+  /// What a JVM replay of partition `p`'s witness says about it: NEQ when two judged runs differ
+  /// under Java's semantics, MAYBE_NEQ when a solver NEQ runs to equal outputs; the replay joins
+  /// the partition's evidence with its notes.
+  void judgeJvmReplay(PartitionResult& p, Replay rep) const;
+
   void addJvmInputs(int index, std::vector<witness::InputValue> args, const witness::CallContext& context = {});
   void warmUpJvm();
   std::vector<witness::InputValue> valuesOf(const std::vector<terms::Term>& model) const;

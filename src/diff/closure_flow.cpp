@@ -17,6 +17,7 @@
 // understand (jsr/ret, a stack it cannot follow) fails it: the edges stay as they were.
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <set>
 
 #include "closure_code.hpp"
@@ -71,58 +72,72 @@ bool containerOwner(const std::string& owner) {
   return kContainers.count(owner) > 0;
 }
 
-}  // namespace
+/// What the pass asks of the oracle, in version v's own names.
+struct FlowQueries {
+  std::function<bool(const std::string&)> marked_type;  // a type (descriptor or name) that may hold path objects
+  std::function<bool(const std::string&)> path_class;   // a class of the path
+  std::function<bool(const jvm::MemberRef&)> path_code;  // a call that resolves to the path's code
+};
 
-bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm) {
-  if (!dm.method || !dm.method->code || dm.insns.empty()) return false;
-  const jvm::Code& code = *dm.method->code;
-  jvm::MethodDesc md;
-  try {
-    md = jvm::parseMethodDescriptor(dm.method->descriptor);
-  } catch (const std::invalid_argument&) {
-    return false;
+/// The value-flow pass over one method (see the top of the file): run() is false as soon as a
+/// marked value may reach JDK code, or when the pass cannot follow the code.
+class FlowPass {
+ public:
+  FlowPass(const DecodedMethod& dm, const FlowQueries& q)
+      : dm_(dm), code_(*dm.method->code), q_(q), in_(dm.insns.size()), queued_(dm.insns.size(), false) {}
+
+  bool run() {
+    if (!entry(in_[0])) return false;
+    work_.push_back(0);
+    queued_[0] = true;
+    while (ok_ && !work_.empty()) {
+      const std::size_t i = work_.front();
+      work_.pop_front();
+      queued_[i] = false;
+      if (!step(i)) return false;
+    }
+    return ok_;
   }
-  // A type whose values may be path objects (or JDK objects holding them).
-  auto markedType = [&](const std::string& descOrName) {
-    if (descOrName.empty()) return true;
-    if (descOrName[0] != 'L' && descOrName[0] != '[' && descOrName.size() == 1) return false;  // primitive
-    return nonInert(v, key(descOrName, v));
-  };
-  auto markedTypeDesc = [&](const jvm::TypeDesc& t) {
+
+ private:
+  /// The state at the first instruction: the receiver and the parameters of marked types.
+  bool entry(FlowState& s) {
+    jvm::MethodDesc md;
+    try {
+      md = jvm::parseMethodDescriptor(dm_.method->descriptor);
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    s.locals.assign(code_.max_locals, false);
+    std::size_t slot = 0;
+    if (!dm_.method->isStatic()) {
+      if (slot >= s.locals.size()) return false;
+      s.locals[slot++] = true;  // the receiver: a path object
+    }
+    for (const jvm::TypeDesc& p : md.params) {
+      if (slot + static_cast<std::size_t>(width(p)) > s.locals.size()) return false;
+      s.locals[slot] = markedDesc(p);
+      slot += static_cast<std::size_t>(width(p));
+    }
+    s.seen = true;
+    return true;
+  }
+
+  bool markedDesc(const jvm::TypeDesc& t) const {
     if (t.kind != 'L' && t.kind != '[') return false;
-    return markedType(t.kind == 'L' ? t.className() : t.text);
-  };
-
-  FlowState entry;
-  entry.locals.assign(code.max_locals, false);
-  std::size_t slot = 0;
-  if (!dm.method->isStatic()) {
-    if (slot >= entry.locals.size()) return false;
-    entry.locals[slot++] = true;  // the receiver: a path object
+    return q_.marked_type(t.kind == 'L' ? t.className() : t.text);
   }
-  for (const jvm::TypeDesc& p : md.params) {
-    if (slot + static_cast<std::size_t>(width(p)) > entry.locals.size()) return false;
-    entry.locals[slot] = markedTypeDesc(p);
-    slot += static_cast<std::size_t>(width(p));
-  }
-  entry.seen = true;
 
-  const std::size_t n = dm.insns.size();
-  std::vector<FlowState> in(n);
-  in[0] = entry;
-  std::deque<std::size_t> work{0};
-  std::vector<bool> queued(n, false);
-  queued[0] = true;
-  bool ok = true;
+  // ----- the worklist -----
 
-  auto join = [&](std::size_t to, const FlowState& s) {
-    FlowState& t = in[to];
+  void join(std::size_t to, const FlowState& s) {
+    FlowState& t = in_[to];
     if (!t.seen) {
       t = s;
       t.seen = true;
     } else {
       if (t.stack.size() != s.stack.size() || t.locals.size() != s.locals.size()) {
-        ok = false;
+        ok_ = false;
         return;
       }
       bool changed = false;
@@ -132,149 +147,171 @@ bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm
         if (s.stack[i] && !t.stack[i]) t.stack[i] = changed = true;
       if (!changed) return;
     }
-    if (!queued[to]) {
-      queued[to] = true;
-      work.push_back(to);
+    if (!queued_[to]) {
+      queued_[to] = true;
+      work_.push_back(to);
     }
-  };
-  auto at = [&](std::int64_t pc) -> std::size_t {
-    const int i = dm.indexAt(static_cast<std::uint32_t>(pc));
-    if (i < 0 || static_cast<std::size_t>(i) >= n) {
-      ok = false;
+  }
+  std::size_t at(std::int64_t pc) {
+    const int i = dm_.indexAt(static_cast<std::uint32_t>(pc));
+    if (i < 0 || static_cast<std::size_t>(i) >= dm_.insns.size()) {
+      ok_ = false;
       return 0;
     }
     return static_cast<std::size_t>(i);
-  };
-
-  while (ok && !work.empty()) {
-    const std::size_t i = work.front();
-    work.pop_front();
-    queued[i] = false;
-    const Instruction& insn = dm.insns[i];
-    FlowState s = in[i];
-    std::vector<bool>& st = s.stack;
-    auto pop = [&](std::size_t words) {
-      bool any = false;
-      if (st.size() < words) {
-        ok = false;
-        return false;
-      }
-      for (std::size_t k = 0; k < words; ++k) {
-        any = any || st.back();
-        st.pop_back();
-      }
-      return any;
-    };
-    auto push = [&](std::size_t words, bool marked) {
-      for (std::size_t k = 0; k < words; ++k) st.push_back(marked);
-    };
-    auto local = [&](int index, std::size_t words) -> bool {
-      if (index < 0 || static_cast<std::size_t>(index) + words > s.locals.size()) {
-        ok = false;
-        return false;
-      }
-      return s.locals[static_cast<std::size_t>(index)];
-    };
-    // Handlers covering this instruction see its locals (before and after it) and the exception.
-    auto toHandlers = [&](const FlowState& before, const FlowState& after) {
-      for (const auto& h : code.handlers)
-        if (insn.pc >= h.start_pc && insn.pc < h.end_pc) {
-          for (const FlowState* from : {&before, &after}) {
-            FlowState e;
-            e.locals = from->locals;
-            e.stack = {true};  // the exception may be the path's
-            e.seen = true;
-            join(at(h.handler_pc), e);
-          }
+  }
+  /// Handlers covering `insn` see its locals (before and after it) and the exception.
+  void toHandlers(const Instruction& insn, const FlowState& before, const FlowState& after) {
+    for (const auto& h : code_.handlers)
+      if (insn.pc >= h.start_pc && insn.pc < h.end_pc)
+        for (const FlowState* from : {&before, &after}) {
+          FlowState e;
+          e.locals = from->locals;
+          e.stack = {true};  // the exception may be the path's
+          e.seen = true;
+          join(at(h.handler_pc), e);
         }
-    };
+  }
+
+  // ----- the operand stack and the locals -----
+
+  /// Pops `words` words; true when any of them was marked.
+  bool pop(FlowState& s, std::size_t words) {
+    if (s.stack.size() < words) {
+      ok_ = false;
+      return false;
+    }
+    bool any = false;
+    for (std::size_t k = 0; k < words; ++k) {
+      any = any || s.stack.back();
+      s.stack.pop_back();
+    }
+    return any;
+  }
+  static void push(FlowState& s, std::size_t words, bool marked) {
+    for (std::size_t k = 0; k < words; ++k) s.stack.push_back(marked);
+  }
+  bool localInRange(const FlowState& s, int index, std::size_t words) {
+    if (index < 0 || static_cast<std::size_t>(index) + words > s.locals.size()) ok_ = false;
+    return ok_;
+  }
+
+  // ----- one instruction -----
+
+  bool step(std::size_t i) {
+    const Instruction& insn = dm_.insns[i];
+    FlowState s = in_[i];
     const FlowState before = s;
     bool fallsThrough = true;
-    const Opcode op = insn.op;
-    const int o = static_cast<int>(op);
-    const LocalAccess la = localAccess(insn);  // the loads and stores, _n forms included
-    if (la.slot >= 0 && op != Opcode::iinc && op != Opcode::ret) {
-      const std::size_t w = (la.type == 'J' || la.type == 'D') ? 2 : 1;
-      if (la.load) {
-        const bool m = local(la.slot, w);
-        push(w, la.type == 'A' && m);
-      } else {
-        const bool m = pop(w);
-        local(la.slot, w);
-        if (ok)
-          for (std::size_t k = 0; k < w; ++k) s.locals[static_cast<std::size_t>(la.slot) + k] = la.type == 'A' && m;
-      }
-      if (!ok) return false;
-      toHandlers(before, s);
-      if (i + 1 >= n) return false;
+    if (!transfer(insn, s, fallsThrough) || !ok_) return false;
+    toHandlers(insn, before, s);
+    if (fallsThrough) {
+      if (i + 1 >= dm_.insns.size()) return false;  // falls off the end of the code
       join(i + 1, s);
-      continue;
     }
-    switch (op) {
-      case Opcode::nop: break;
-      case Opcode::aconst_null: push(1, false); break;
+    return ok_;
+  }
+
+  /// The effect of `insn` on `s`; false when the pass fails.
+  bool transfer(const Instruction& insn, FlowState& s, bool& fallsThrough) {
+    const LocalAccess la = localAccess(insn);  // the loads and stores, _n forms included
+    if (la.slot >= 0 && insn.op != Opcode::iinc && insn.op != Opcode::ret) return localOp(la, s);
+    switch (insn.op) {
+      case Opcode::nop: case Opcode::iinc: case Opcode::checkcast:  // (checkcast: the same value)
+        return true;
+      case Opcode::aconst_null: push(s, 1, false); return true;
       case Opcode::ldc: case Opcode::ldc_w: case Opcode::ldc2_w:
         if (insn.constant.kind == ConstValue::Kind::Dynamic) return false;
-        push(op == Opcode::ldc2_w ? 2 : 1, false);  // numbers, strings, classes, method types and handles
-        break;
+        push(s, insn.op == Opcode::ldc2_w ? 2 : 1, false);  // numbers, strings, classes, method types and handles
+        return true;
       case Opcode::iaload: case Opcode::faload: case Opcode::baload: case Opcode::caload: case Opcode::saload:
-        pop(2);
-        push(1, false);
-        break;
-      case Opcode::laload: case Opcode::daload: pop(2); push(2, false); break;
-      case Opcode::aaload: {
-        pop(1);                    // the index
-        const bool m = pop(1);     // the array: its elements are as marked as it is
-        push(1, m);
-        break;
-      }
+      case Opcode::laload: case Opcode::daload: case Opcode::aaload:
       case Opcode::iastore: case Opcode::fastore: case Opcode::bastore: case Opcode::castore: case Opcode::sastore:
-        pop(3);
-        break;
-      case Opcode::lastore: case Opcode::dastore: pop(4); break;
+      case Opcode::lastore: case Opcode::dastore: case Opcode::aastore:
+        return arrayOp(insn.op, s);
+      case Opcode::pop: case Opcode::pop2: case Opcode::dup: case Opcode::dup_x1: case Opcode::dup_x2:
+      case Opcode::dup2: case Opcode::dup2_x1: case Opcode::dup2_x2: case Opcode::swap:
+        return stackOp(insn.op, s);
+      case Opcode::ifeq: case Opcode::ifne: case Opcode::iflt: case Opcode::ifge: case Opcode::ifgt: case Opcode::ifle:
+      case Opcode::ifnull: case Opcode::ifnonnull: case Opcode::if_icmpeq: case Opcode::if_icmpne:
+      case Opcode::if_icmplt: case Opcode::if_icmpge: case Opcode::if_icmpgt: case Opcode::if_icmple:
+      case Opcode::if_acmpeq: case Opcode::if_acmpne: case Opcode::goto_: case Opcode::goto_w:
+      case Opcode::tableswitch: case Opcode::lookupswitch: case Opcode::ireturn: case Opcode::freturn:
+      case Opcode::areturn: case Opcode::lreturn: case Opcode::dreturn: case Opcode::return_: case Opcode::athrow:
+        return controlOp(insn, s, fallsThrough);
+      case Opcode::getstatic: case Opcode::getfield: case Opcode::putstatic: case Opcode::putfield:
+        return fieldOp(insn, s);
+      case Opcode::invokevirtual: case Opcode::invokespecial: case Opcode::invokestatic:
+      case Opcode::invokeinterface:
+        return invoke(insn, s);
+      case Opcode::invokedynamic: return invokeDynamic(insn, s);
+      case Opcode::new_:
+        push(s, 1, q_.marked_type(insn.type) && q_.path_class(insn.type));
+        return true;
+      case Opcode::newarray: case Opcode::anewarray:  // a new array holds zeros or nulls
+      case Opcode::arraylength: case Opcode::instanceof:
+        pop(s, 1);
+        push(s, 1, false);
+        return true;
+      case Opcode::multianewarray:
+        pop(s, static_cast<std::size_t>(insn.imm));
+        push(s, 1, false);
+        return true;
+      case Opcode::monitorenter: case Opcode::monitorexit: pop(s, 1); return true;
+      default: return primitiveOp(insn, s);
+    }
+  }
+
+  bool localOp(const LocalAccess& la, FlowState& s) {
+    const std::size_t w = (la.type == 'J' || la.type == 'D') ? 2 : 1;
+    if (la.load) {
+      if (!localInRange(s, la.slot, w)) return false;
+      push(s, w, la.type == 'A' && s.locals[static_cast<std::size_t>(la.slot)]);
+      return true;
+    }
+    const bool m = pop(s, w);
+    if (!localInRange(s, la.slot, w)) return false;
+    for (std::size_t k = 0; k < w; ++k) s.locals[static_cast<std::size_t>(la.slot) + k] = la.type == 'A' && m;
+    return true;
+  }
+
+  bool arrayOp(Opcode op, FlowState& s) {
+    switch (op) {
+      case Opcode::laload: case Opcode::daload: pop(s, 2); push(s, 2, false); return true;
+      case Opcode::aaload: {
+        pop(s, 1);                  // the index
+        const bool m = pop(s, 1);   // the array: its elements are as marked as it is
+        push(s, 1, m);
+        return true;
+      }
+      case Opcode::lastore: case Opcode::dastore: pop(s, 4); return true;
+      case Opcode::iastore: case Opcode::fastore: case Opcode::bastore: case Opcode::castore: case Opcode::sastore:
+        pop(s, 3);
+        return true;
       case Opcode::aastore: {
-        const bool value = pop(1);
-        pop(1);
-        const bool array = pop(1);
-        if (value && !array) return false;  // a path object in an array that may reach the JDK unmarked
-        break;
+        const bool value = pop(s, 1);
+        pop(s, 1);
+        const bool array = pop(s, 1);
+        return !(value && !array);  // a path object in an array that may reach the JDK unmarked
       }
-      case Opcode::pop: pop(1); break;
-      case Opcode::pop2: pop(2); break;
-      case Opcode::dup:
-        if (st.empty()) return false;
-        st.push_back(st.back());
-        break;
-      case Opcode::dup_x1: {
-        if (st.size() < 2) return false;
-        const bool a = st[st.size() - 1];
-        st.insert(st.end() - 2, a);
-        break;
-      }
-      case Opcode::dup_x2: {
-        if (st.size() < 3) return false;
-        const bool a = st[st.size() - 1];
-        st.insert(st.end() - 3, a);
-        break;
-      }
-      case Opcode::dup2: {
-        if (st.size() < 2) return false;
-        const bool a = st[st.size() - 2], b = st[st.size() - 1];
-        st.push_back(a);
-        st.push_back(b);
-        break;
-      }
-      case Opcode::dup2_x1: {
-        if (st.size() < 3) return false;
-        const bool a = st[st.size() - 2], b = st[st.size() - 1];
-        st.insert(st.end() - 3, {a, b});
-        break;
-      }
-      case Opcode::dup2_x2: {
-        if (st.size() < 4) return false;
-        const bool a = st[st.size() - 2], b = st[st.size() - 1];
-        st.insert(st.end() - 4, {a, b});
-        break;
+      default:  // the loads of one word
+        pop(s, 2);
+        push(s, 1, false);
+        return true;
+    }
+  }
+
+  /// pop, dup and swap in all their forms, word by word (JVMS 6.5).
+  static bool stackOp(Opcode op, FlowState& s) {
+    std::vector<bool>& st = s.stack;
+    // (words taken from the top, and where the copy goes: below `under` words)
+    std::size_t copy = 0, under = 0;
+    switch (op) {
+      case Opcode::pop: case Opcode::pop2: {
+        const std::size_t n = op == Opcode::pop ? 1 : 2;
+        if (st.size() < n) return false;
+        st.resize(st.size() - n);
+        return true;
       }
       case Opcode::swap:
         if (st.size() < 2) return false;
@@ -283,192 +320,205 @@ bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm
           st[st.size() - 1] = st[st.size() - 2];
           st[st.size() - 2] = top;
         }
-        break;
-      case Opcode::iinc: break;
-      case Opcode::lcmp: case Opcode::dcmpl: case Opcode::dcmpg: pop(4); push(1, false); break;
-      case Opcode::fcmpl: case Opcode::fcmpg: pop(2); push(1, false); break;
-      case Opcode::ifeq: case Opcode::ifne: case Opcode::iflt: case Opcode::ifge: case Opcode::ifgt: case Opcode::ifle:
-      case Opcode::ifnull: case Opcode::ifnonnull:
-        pop(1);
-        join(at(insn.target), s);
-        break;
-      case Opcode::if_icmpeq: case Opcode::if_icmpne: case Opcode::if_icmplt: case Opcode::if_icmpge:
-      case Opcode::if_icmpgt: case Opcode::if_icmple: case Opcode::if_acmpeq: case Opcode::if_acmpne:
-        pop(2);
-        join(at(insn.target), s);
-        break;
+        return true;
+      case Opcode::dup: copy = 1, under = 1; break;
+      case Opcode::dup_x1: copy = 1, under = 2; break;
+      case Opcode::dup_x2: copy = 1, under = 3; break;
+      case Opcode::dup2: copy = 2, under = 2; break;
+      case Opcode::dup2_x1: copy = 2, under = 3; break;
+      case Opcode::dup2_x2: copy = 2, under = 4; break;
+      default: return false;
+    }
+    if (st.size() < under) return false;
+    const std::vector<bool> top(st.end() - static_cast<std::ptrdiff_t>(copy), st.end());
+    st.insert(st.end() - static_cast<std::ptrdiff_t>(under), top.begin(), top.end());
+    return true;
+  }
+
+  bool controlOp(const Instruction& insn, FlowState& s, bool& fallsThrough) {
+    switch (insn.op) {
       case Opcode::goto_: case Opcode::goto_w:
         join(at(insn.target), s);
         fallsThrough = false;
-        break;
+        return true;
       case Opcode::tableswitch: case Opcode::lookupswitch:
-        pop(1);
+        pop(s, 1);
         join(at(insn.sw.default_target), s);
         for (const auto& [k, target] : insn.sw.cases) join(at(target), s);
         fallsThrough = false;
-        break;
+        return true;
       case Opcode::ireturn: case Opcode::freturn: case Opcode::areturn: case Opcode::lreturn: case Opcode::dreturn:
       case Opcode::return_: case Opcode::athrow:
         fallsThrough = false;
-        break;
-      case Opcode::getstatic: case Opcode::getfield: {
-        if (op == Opcode::getfield) pop(1);
-        jvm::TypeDesc t;
-        try {
-          t = jvm::parseFieldDescriptor(insn.member.descriptor);
-        } catch (const std::invalid_argument&) {
-          return false;
-        }
-        push(static_cast<std::size_t>(width(t)), markedTypeDesc(t));
-        break;
-      }
-      case Opcode::putstatic: case Opcode::putfield: {
-        jvm::TypeDesc t;
-        try {
-          t = jvm::parseFieldDescriptor(insn.member.descriptor);
-        } catch (const std::invalid_argument&) {
-          return false;
-        }
-        const bool value = pop(static_cast<std::size_t>(width(t)));
-        if (op == Opcode::putfield) pop(1);
-        // (a field of the path is marked whenever read; a JDK object's public field is not)
-        if (value && !inPath(v, key(insn.member.owner, v))) return false;
-        break;
-      }
-      case Opcode::invokevirtual: case Opcode::invokespecial: case Opcode::invokestatic:
-      case Opcode::invokeinterface: {
-        jvm::MethodDesc cd;
-        try {
-          cd = jvm::parseMethodDescriptor(insn.member.descriptor);
-        } catch (const std::invalid_argument&) {
-          return false;
-        }
-        bool args = false;
-        for (auto p = cd.params.rbegin(); p != cd.params.rend(); ++p)
-          args = pop(static_cast<std::size_t>(width(*p))) || args;
-        const bool isStatic = op == Opcode::invokestatic;
-        const bool receiver = isStatic ? false : pop(1);
-        const std::string owner = key(insn.member.owner, v);
-        const bool path = !owner.empty() && owner[0] != '[' && inPath(v, owner) &&
-                          resolveMethod(v, owner, insn.member.name, key(insn.member.descriptor, v)).exact;
-        // Object's constructor (every constructor's super()) keeps and calls nothing.
-        const bool objectInit = owner == "java/lang/Object" && insn.member.name == "<init>";
-        if (!path && !objectInit && (args || receiver)) return false;  // JDK code given a path object
-        bool result = markedTypeDesc(cd.ret);
-        if (result && !path) {
-          // JDK code on values of this method's own making: its answer holds what they hold
-          // (nothing of the path) when it reads no shared state.
-          const bool ctor = insn.member.name == "<init>";
-          if (isStatic) result = !factoryOfItsArguments(owner, insn.member.name);
-          else if (!ctor) result = !containerOwner(owner);
-        }
-        if (!ok) break;
-        push(static_cast<std::size_t>(width(cd.ret)), result);
-        break;
-      }
-      case Opcode::invokedynamic: {
-        jvm::MethodDesc cd;
-        try {
-          cd = jvm::parseMethodDescriptor(insn.member.descriptor);
-        } catch (const std::invalid_argument&) {
-          return false;
-        }
-        bool args = false;
-        for (auto p = cd.params.rbegin(); p != cd.params.rend(); ++p)
-          args = pop(static_cast<std::size_t>(width(*p))) || args;
-        detail::Bootstrap bs;
-        try {
-          bs = detail::bootstrapAt(*dm.cls, static_cast<std::uint16_t>(insn.imm));
-        } catch (const std::exception&) {
-          return false;
-        }
-        const std::string& factory = bs.handle.text;
-        bool result = true;
-        if (factory.find("java/lang/invoke/StringConcatFactory") != std::string::npos) {
-          if (args) return false;  // toString of a path object
-          result = false;          // a String
-        } else if (factory.find("java/lang/invoke/LambdaMetafactory") != std::string::npos) {
-          // A lambda whose code is the JDK's (a method reference such as HashSet::new) over
-          // unmarked captures is unmarked; one whose code is the path's may make path objects.
-          result = args;
-          bool implemented = false;
-          for (const ConstValue& a : bs.args)
-            if (a.kind == ConstValue::Kind::MethodHandle) {
-              const HandleRef h = parseHandle(a.text);
-              const std::string k = key(h.owner, v);
-              if (k.empty() || inPath(v, k)) result = true;
-              implemented = true;
-            }
-          if (!implemented) result = true;
-        } else {
-          if (args) return false;  // another JDK bootstrap given what may be a path object
-          result = true;
-        }
-        if (!ok) break;
-        push(static_cast<std::size_t>(width(cd.ret)), result);
-        break;
-      }
-      case Opcode::new_:
-        push(1, markedType(insn.type) && inPath(v, key(insn.type, v)));
-        break;
-      case Opcode::newarray: pop(1); push(1, false); break;
-      case Opcode::anewarray: pop(1); push(1, false); break;  // a new array holds nulls
-      case Opcode::multianewarray:
-        pop(static_cast<std::size_t>(insn.imm));
-        push(1, false);
-        break;
-      case Opcode::arraylength: pop(1); push(1, false); break;
-      case Opcode::checkcast: break;  // the same value
-      case Opcode::instanceof: pop(1); push(1, false); break;
-      case Opcode::monitorenter: case Opcode::monitorexit: pop(1); break;
-      default: {
-        // the primitive arithmetic, conversions: words in, words out, never a reference
-        const int effect = stackEffect(insn);
-        if (effect == INT32_MIN) return false;
-        if (o >= static_cast<int>(Opcode::iconst_m1) && o <= static_cast<int>(Opcode::sipush)) {
-          push(static_cast<std::size_t>(effect), false);
-          break;
-        }
-        // binary and unary operators, conversions: what they pop, from the operand widths
-        std::size_t pops = 0;
-        switch (op) {
-          case Opcode::iadd: case Opcode::isub: case Opcode::imul: case Opcode::idiv: case Opcode::irem:
-          case Opcode::ishl: case Opcode::ishr: case Opcode::iushr: case Opcode::iand: case Opcode::ior:
-          case Opcode::ixor: case Opcode::fadd: case Opcode::fsub: case Opcode::fmul: case Opcode::fdiv:
-          case Opcode::frem:
-            pops = 2;
-            break;
-          case Opcode::ladd: case Opcode::lsub: case Opcode::lmul: case Opcode::ldiv: case Opcode::lrem:
-          case Opcode::land: case Opcode::lor: case Opcode::lxor: case Opcode::dadd: case Opcode::dsub:
-          case Opcode::dmul: case Opcode::ddiv: case Opcode::drem:
-            pops = 4;
-            break;
-          case Opcode::lshl: case Opcode::lshr: case Opcode::lushr: pops = 3; break;
-          case Opcode::ineg: case Opcode::fneg: case Opcode::i2l: case Opcode::i2f: case Opcode::i2d:
-          case Opcode::f2i: case Opcode::f2l: case Opcode::f2d: case Opcode::i2b: case Opcode::i2c: case Opcode::i2s:
-            pops = 1;
-            break;
-          case Opcode::lneg: case Opcode::dneg: case Opcode::l2i: case Opcode::l2f: case Opcode::l2d:
-          case Opcode::d2i: case Opcode::d2l: case Opcode::d2f:
-            pops = 2;
-            break;
-          default: return false;  // jsr, ret, wide and anything not understood
-        }
-        const long pushes = static_cast<long>(pops) + effect;
-        if (pushes < 0) return false;
-        pop(pops);
-        push(static_cast<std::size_t>(pushes), false);
-        break;
-      }
-    }
-    if (!ok) return false;
-    toHandlers(before, s);
-    if (fallsThrough) {
-      if (i + 1 >= n) return false;  // falls off the end of the code
-      join(i + 1, s);
+        return true;
+      case Opcode::ifeq: case Opcode::ifne: case Opcode::iflt: case Opcode::ifge: case Opcode::ifgt: case Opcode::ifle:
+      case Opcode::ifnull: case Opcode::ifnonnull:
+        pop(s, 1);
+        join(at(insn.target), s);
+        return true;
+      default:  // the two-operand comparisons
+        pop(s, 2);
+        join(at(insn.target), s);
+        return true;
     }
   }
-  return ok;
+
+  bool fieldOp(const Instruction& insn, FlowState& s) {
+    jvm::TypeDesc t;
+    try {
+      t = jvm::parseFieldDescriptor(insn.member.descriptor);
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    const auto w = static_cast<std::size_t>(width(t));
+    if (insn.op == Opcode::getstatic || insn.op == Opcode::getfield) {
+      if (insn.op == Opcode::getfield) pop(s, 1);
+      push(s, w, markedDesc(t));
+      return true;
+    }
+    const bool value = pop(s, w);
+    if (insn.op == Opcode::putfield) pop(s, 1);
+    // (a field of the path is marked whenever read; a JDK object's public field is not)
+    return !(value && !q_.path_class(insn.member.owner));
+  }
+
+  /// Pops the arguments of a call of descriptor `desc` into `md`; `marked` when any was.
+  bool popArguments(FlowState& s, const std::string& desc, jvm::MethodDesc& md, bool& marked) {
+    try {
+      md = jvm::parseMethodDescriptor(desc);
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    marked = false;
+    for (auto p = md.params.rbegin(); p != md.params.rend(); ++p)
+      marked = pop(s, static_cast<std::size_t>(width(*p))) || marked;
+    return ok_;
+  }
+
+  bool invoke(const Instruction& insn, FlowState& s) {
+    jvm::MethodDesc cd;
+    bool args = false;
+    if (!popArguments(s, insn.member.descriptor, cd, args)) return false;
+    const bool isStatic = insn.op == Opcode::invokestatic;
+    const bool receiver = isStatic ? false : pop(s, 1);
+    const std::string& owner = insn.member.owner;
+    const bool path = q_.path_code(insn.member);
+    // Object's constructor (every constructor's super()) keeps and calls nothing.
+    const bool objectInit = owner == "java/lang/Object" && insn.member.name == "<init>";
+    if (!path && !objectInit && (args || receiver)) return false;  // JDK code given a path object
+    bool result = markedDesc(cd.ret);
+    if (result && !path) {
+      // JDK code on values of this method's own making: its answer holds what they hold
+      // (nothing of the path) when it reads no shared state.
+      if (isStatic) result = !factoryOfItsArguments(owner, insn.member.name);
+      else if (insn.member.name != "<init>") result = !containerOwner(owner);
+    }
+    push(s, static_cast<std::size_t>(width(cd.ret)), result);
+    return true;
+  }
+
+  bool invokeDynamic(const Instruction& insn, FlowState& s) {
+    jvm::MethodDesc cd;
+    bool args = false;
+    if (!popArguments(s, insn.member.descriptor, cd, args)) return false;
+    detail::Bootstrap bs;
+    try {
+      bs = detail::bootstrapAt(*dm_.cls, static_cast<std::uint16_t>(insn.imm));
+    } catch (const std::exception&) {
+      return false;
+    }
+    const std::string& factory = bs.handle.text;
+    bool result = true;
+    if (factory.find("java/lang/invoke/StringConcatFactory") != std::string::npos) {
+      if (args) return false;  // toString of a path object
+      result = false;          // a String
+    } else if (factory.find("java/lang/invoke/LambdaMetafactory") != std::string::npos) {
+      // A lambda whose code is the JDK's (a method reference such as HashSet::new) over
+      // unmarked captures is unmarked; one whose code is the path's may make path objects.
+      result = args;
+      bool implemented = false;
+      for (const ConstValue& a : bs.args)
+        if (a.kind == ConstValue::Kind::MethodHandle) {
+          const HandleRef h = parseHandle(a.text);
+          if (h.owner.empty() || q_.path_class(h.owner)) result = true;
+          implemented = true;
+        }
+      if (!implemented) result = true;
+    } else if (args) {
+      return false;  // another JDK bootstrap given what may be a path object
+    }
+    push(s, static_cast<std::size_t>(width(cd.ret)), result);
+    return true;
+  }
+
+  /// Constants, arithmetic, comparisons and conversions: words in, words out, never a reference.
+  bool primitiveOp(const Instruction& insn, FlowState& s) {
+    const int effect = stackEffect(insn);
+    if (effect == INT32_MIN) return false;
+    const int o = static_cast<int>(insn.op);
+    if (o >= static_cast<int>(Opcode::iconst_m1) && o <= static_cast<int>(Opcode::sipush)) {
+      push(s, static_cast<std::size_t>(effect), false);
+      return true;
+    }
+    const std::size_t pops = operandWords(insn.op);
+    const long pushes = static_cast<long>(pops) + effect;
+    if (pops == 0 || pushes < 0) return false;  // jsr, ret, wide and anything not understood
+    pop(s, pops);
+    push(s, static_cast<std::size_t>(pushes), false);
+    return true;
+  }
+
+  /// The words an operator, comparison or conversion takes from the stack (0: not one).
+  static std::size_t operandWords(Opcode op) {
+    switch (op) {
+      case Opcode::iadd: case Opcode::isub: case Opcode::imul: case Opcode::idiv: case Opcode::irem:
+      case Opcode::ishl: case Opcode::ishr: case Opcode::iushr: case Opcode::iand: case Opcode::ior:
+      case Opcode::ixor: case Opcode::fadd: case Opcode::fsub: case Opcode::fmul: case Opcode::fdiv:
+      case Opcode::frem: case Opcode::fcmpl: case Opcode::fcmpg: case Opcode::lneg: case Opcode::dneg:
+      case Opcode::l2i: case Opcode::l2f: case Opcode::l2d: case Opcode::d2i: case Opcode::d2l: case Opcode::d2f:
+        return 2;
+      case Opcode::ladd: case Opcode::lsub: case Opcode::lmul: case Opcode::ldiv: case Opcode::lrem:
+      case Opcode::land: case Opcode::lor: case Opcode::lxor: case Opcode::dadd: case Opcode::dsub:
+      case Opcode::dmul: case Opcode::ddiv: case Opcode::drem: case Opcode::lcmp: case Opcode::dcmpl:
+      case Opcode::dcmpg:
+        return 4;
+      case Opcode::lshl: case Opcode::lshr: case Opcode::lushr: return 3;
+      case Opcode::ineg: case Opcode::fneg: case Opcode::i2l: case Opcode::i2f: case Opcode::i2d:
+      case Opcode::f2i: case Opcode::f2l: case Opcode::f2d: case Opcode::i2b: case Opcode::i2c: case Opcode::i2s:
+        return 1;
+      default: return 0;
+    }
+  }
+
+  const DecodedMethod& dm_;
+  const jvm::Code& code_;
+  const FlowQueries& q_;
+  std::vector<FlowState> in_;
+  std::deque<std::size_t> work_;
+  std::vector<bool> queued_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm) {
+  if (!dm.method || !dm.method->code || dm.insns.empty()) return false;
+  FlowQueries q;
+  q.marked_type = [&](const std::string& descOrName) {
+    if (descOrName.empty()) return true;
+    if (descOrName[0] != 'L' && descOrName[0] != '[' && descOrName.size() == 1) return false;  // primitive
+    return nonInert(v, key(descOrName, v));
+  };
+  q.path_class = [&](const std::string& name) {
+    const std::string k = key(name, v);
+    return !k.empty() && k[0] != '[' && inPath(v, k);
+  };
+  q.path_code = [&](const jvm::MemberRef& m) {
+    const std::string owner = key(m.owner, v);
+    return !owner.empty() && owner[0] != '[' && inPath(v, owner) &&
+           resolveMethod(v, owner, m.name, key(m.descriptor, v)).exact;
+  };
+  return FlowPass(dm, q).run();
 }
 
 }  // namespace pasda::diff

@@ -129,22 +129,126 @@ constexpr int kDepth = 4;         // levels of objects below an input
 constexpr int kMaxObjects = 256;  // objects rendered per input
 constexpr int kMaxElements = 64;  // elements of a reference array or list
 
-/// static String pasdaDeep(Object v, IdentityHashMap seen, int depth): what pasdaValue renders
-/// for null, strings, boxes and primitive arrays; "enum NAME" for an enum constant; for an
-/// object of a class outside the JDK "#k{name=value;...}" over the instance fields it and its
-/// superclasses below the JDK declare (synthetic ones and lambdas' classes aside), for a reference array or a List "#k<e0;e1;...>", where k
-/// numbers the objects in the order first met and a second meeting prints "#k" alone (the
-/// shape of the graph, which the comparison matches up to isomorphism); "obj" past the depth,
-/// the object or element bounds, or for other JDK objects (not compared).
-jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
-  product::Assembler a(cf.pool);
-  // locals: 0 v, 1 seen, 2 depth, 3 text, 4 id, 5 builder, 6 class, 7 fields, 8 index, 9 field,
-  // 10 elements
-  const int object = a.newLabel(), notEnum = a.newLabel(), deep = a.newLabel(), go = a.newLabel(),
-            opaque = a.newLabel(), fresh = a.newLabel(), room = a.newLabel(), notArray = a.newLabel(),
-            elements = a.newLabel(), isShort = a.newLabel(), elemLoop = a.newLabel(), elemEnd = a.newLabel(),
-            fields = a.newLabel(), classes = a.newLabel(), fieldLoop = a.newLabel(), nextField = a.newLabel(),
-            nextClass = a.newLabel(), fieldsEnd = a.newLabel();
+/// new StringBuilder(text), on the stack.
+void newBuilder(product::Assembler& a, const std::string& text) {
+  a.newObject("java/lang/StringBuilder");
+  a.op(Opcode::dup);
+  a.ldcString(text);
+  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+}
+
+/// return builder.toString() (the builder on the stack).
+void returnText(product::Assembler& a) {
+  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  a.ret('L');
+}
+
+/// The head of `for (index = 0; index < array.length; index++)` over the array in local
+/// `array`: jumps to `done` when the index reaches its length. Returns the label that
+/// endArrayLoop goes back to.
+int beginArrayLoop(product::Assembler& a, int array, int index, int done) {
+  const int loop = a.newLabel();
+  a.iconst(0);
+  a.store('I', index);
+  a.bind(loop);
+  a.load('I', index);
+  a.load('L', array);
+  a.op(Opcode::arraylength);
+  a.jump(Opcode::if_icmpge, done);
+  return loop;
+}
+
+/// The end of that loop: index++ and back to its head.
+void endArrayLoop(product::Assembler& a, int index, int loop) {
+  a.op(Opcode::iinc);
+  a.u1(static_cast<std::uint8_t>(index));
+  a.u1(1);
+  a.jump(Opcode::goto_, loop);
+}
+
+/// One loop over an array of reflected fields, appending "name=value;" for each field that
+/// passes its filter (the value as pasdaDeep renders it; a field that cannot be read is left
+/// out). Shared by the instance fields of pasdaDeep and the static fields of pasdaStatics.
+struct FieldLoop {
+  int fields = -1, index = -1, field = -1, text = -1, builder = -1, seen = -1;  // locals
+  int object = -1;  // the object whose fields are read; -1: static fields (Field.get(null))
+  int depth = -1;   // the local holding the depth, rendered at depth - 1; -1: at kDepth - 1
+  int mask = 0;     // a field is rendered when (modifiers & mask) == keep ...
+  int keep = 0;
+  bool skip_synthetic = false;  // ... and, if set, Field.isSynthetic() is false
+};
+
+/// Emits the loop of `l`; jumps to `done` after the last field. Returns the handler of the
+/// field reads, for the method's exception table.
+jvm::ExceptionHandler emitFieldLoop(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver,
+                                    const FieldLoop& l, int done) {
+  const int next = a.newLabel();
+  const int loop = beginArrayLoop(a, l.fields, l.index, done);
+  a.load('L', l.fields);
+  a.load('I', l.index);
+  a.op(Opcode::aaload);
+  a.store('L', l.field);
+  a.load('L', l.field);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getModifiers", "()I");
+  a.iconst(l.mask);
+  a.op(Opcode::iand);
+  if (l.keep == 0) {
+    a.jump(Opcode::ifne, next);
+  } else {
+    a.iconst(l.keep);
+    a.jump(Opcode::if_icmpne, next);
+  }
+  if (l.skip_synthetic) {
+    a.load('L', l.field);
+    a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "isSynthetic", "()Z");
+    a.jump(Opcode::ifne, next);
+  }
+  const std::uint16_t start = a.here();
+  a.load('L', l.field);
+  a.iconst(1);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
+  a.load('L', l.field);
+  if (l.object >= 0) a.load('L', l.object);
+  else a.op(Opcode::aconst_null);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
+  a.load('L', l.seen);
+  if (l.depth >= 0) {
+    a.load('I', l.depth);
+    a.iconst(1);
+    a.op(Opcode::isub);
+  } else {
+    a.iconst(kDepth - 1);
+  }
+  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
+  a.store('L', l.text);
+  const std::uint16_t stop = a.here();
+  a.load('L', l.builder);
+  a.load('L', l.field);
+  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getName", "()Ljava/lang/String;");
+  appendText(a);
+  appendChar(a, '=');
+  a.load('L', l.text);
+  appendText(a);
+  appendChar(a, ';');
+  a.op(Opcode::pop);
+  a.bind(next);
+  endArrayLoop(a, l.index, loop);
+  const std::uint16_t handler = a.here();  // the field cannot be read: left out
+  a.op(Opcode::pop);
+  a.jump(Opcode::goto_, next);
+  return {start, stop, handler, pool.addClass("java/lang/Throwable")};
+}
+
+// pasdaDeep's locals: 0 v, 1 seen, 2 depth, 3 text, 4 id, 5 builder, 6 class, 7 fields,
+// 8 index, 9 field, 10 elements.
+constexpr int kDeepLocals = 11;
+
+/// pasdaDeep, step 1: what pasdaValue renders (null, strings, boxes, primitive arrays), an
+/// enum constant by name, and "obj" past the depth are returned at once; jumps to `deep`
+/// for the objects it renders, to `opaque` ("obj") for the others.
+void emitDeepLeaves(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, int deep,
+                    int opaque) {
+  const int object = a.newLabel(), notEnum = a.newLabel(), rendered = a.newLabel();
   a.load('L', 0);
   a.invoke(Opcode::invokestatic, driver, kValue, kToText);
   a.op(Opcode::dup);
@@ -156,38 +260,30 @@ jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   a.ret('L');
   a.bind(object);
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::instanceof, "java/lang/Enum");
+  typeOp(a, pool, Opcode::instanceof, "java/lang/Enum");
   a.jump(Opcode::ifeq, notEnum);
-  a.newObject("java/lang/StringBuilder");
-  a.op(Opcode::dup);
-  a.ldcString("enum ");
-  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  newBuilder(a, "enum ");
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::checkcast, "java/lang/Enum");
+  typeOp(a, pool, Opcode::checkcast, "java/lang/Enum");
   a.invoke(Opcode::invokevirtual, "java/lang/Enum", "name", "()Ljava/lang/String;");
   appendText(a);
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
-  a.ret('L');
+  returnText(a);
   a.bind(notEnum);
   a.load('I', 2);
-  a.jump(Opcode::ifgt, deep);
-  a.bind(opaque);
-  a.ldcString("obj");
-  a.ret('L');
-  a.bind(deep);
+  a.jump(Opcode::ifle, opaque);
+  // reference arrays and lists are rendered; other JDK objects and lambdas' classes (synthetic,
+  // their fields what they captured, which each compiler arranges its own way) are not
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::instanceof, "[Ljava/lang/Object;");
-  a.jump(Opcode::ifne, go);
+  typeOp(a, pool, Opcode::instanceof, "[Ljava/lang/Object;");
+  a.jump(Opcode::ifne, rendered);
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::instanceof, "java/util/List");
-  a.jump(Opcode::ifne, go);
+  typeOp(a, pool, Opcode::instanceof, "java/util/List");
+  a.jump(Opcode::ifne, rendered);
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
   a.store('L', 3);
   jumpIfJdkName(a, 3, opaque);
-  // a lambda's class (synthetic, its fields what it captured, which each compiler arranges
-  // its own way) is not compared
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Object", "getClass", "()Ljava/lang/Class;");
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "isSynthetic", "()Z");
@@ -196,31 +292,30 @@ jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   a.ldcString("$$Lambda");
   a.invoke(Opcode::invokevirtual, "java/lang/String", "contains", "(Ljava/lang/CharSequence;)Z");
   a.jump(Opcode::ifne, opaque);
-  a.bind(go);
-  // met before: "#k"
+  a.bind(rendered);
+  a.jump(Opcode::goto_, deep);
+}
+
+/// pasdaDeep, step 2: an object met before returns "#k"; a new one (while fewer than
+/// kMaxObjects are numbered) gets the next number and a builder holding "#k" in local 5.
+void emitDeepNumbering(product::Assembler& a, int opaque) {
+  const int fresh = a.newLabel();
   a.load('L', 1);
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
   a.op(Opcode::dup);
   a.jump(Opcode::ifnull, fresh);
   a.store('L', 4);
-  a.newObject("java/lang/StringBuilder");
-  a.op(Opcode::dup);
-  a.ldcString("#");
-  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  newBuilder(a, "#");
   a.load('L', 4);
   a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;");
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
-  a.ret('L');
+  returnText(a);
   a.bind(fresh);
   a.op(Opcode::pop);
   a.load('L', 1);
   a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "size", "()I");
   a.iconst(kMaxObjects);
-  a.jump(Opcode::if_icmplt, room);
-  a.ldcString("obj");
-  a.ret('L');
-  a.bind(room);
+  a.jump(Opcode::if_icmpge, opaque);
   a.load('L', 1);
   a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "size", "()I");
   a.invoke(Opcode::invokestatic, "java/lang/Integer", "valueOf", "(I)Ljava/lang/Integer;");
@@ -231,47 +326,41 @@ jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   a.invoke(Opcode::invokevirtual, "java/util/IdentityHashMap", "put",
            "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
   a.op(Opcode::pop);
-  a.newObject("java/lang/StringBuilder");
-  a.op(Opcode::dup);
-  a.ldcString("#");
-  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  newBuilder(a, "#");
   a.load('L', 4);
   a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;");
   a.store('L', 5);
-  // a reference array or a list: its elements in order
+}
+
+/// pasdaDeep, step 3a: a reference array or a list, "<e0;e1;...>" (up to kMaxElements, else
+/// "obj"); jumps to `notSequence` for any other object.
+void emitDeepElements(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, int notSequence,
+                      int opaque) {
+  const int notArray = a.newLabel(), elements = a.newLabel(), end = a.newLabel();
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::instanceof, "[Ljava/lang/Object;");
+  typeOp(a, pool, Opcode::instanceof, "[Ljava/lang/Object;");
   a.jump(Opcode::ifeq, notArray);
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::checkcast, "[Ljava/lang/Object;");
+  typeOp(a, pool, Opcode::checkcast, "[Ljava/lang/Object;");
   a.store('L', 10);
   a.jump(Opcode::goto_, elements);
   a.bind(notArray);
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::instanceof, "java/util/List");
-  a.jump(Opcode::ifeq, fields);
+  typeOp(a, pool, Opcode::instanceof, "java/util/List");
+  a.jump(Opcode::ifeq, notSequence);
   a.load('L', 0);
-  typeOp(a, cf.pool, Opcode::checkcast, "java/util/List");
+  typeOp(a, pool, Opcode::checkcast, "java/util/List");
   a.invoke(Opcode::invokeinterface, "java/util/List", "toArray", "()[Ljava/lang/Object;");
   a.store('L', 10);
   a.bind(elements);
   a.load('L', 10);
   a.op(Opcode::arraylength);
   a.iconst(kMaxElements);
-  a.jump(Opcode::if_icmple, isShort);
-  a.ldcString("obj");
-  a.ret('L');
-  a.bind(isShort);
+  a.jump(Opcode::if_icmpgt, opaque);
   a.load('L', 5);
   appendChar(a, '<');
   a.op(Opcode::pop);
-  a.iconst(0);
-  a.store('I', 8);
-  a.bind(elemLoop);
-  a.load('I', 8);
-  a.load('L', 10);
-  a.op(Opcode::arraylength);
-  a.jump(Opcode::if_icmpge, elemEnd);
+  const int loop = beginArrayLoop(a, 10, 8, end);
   a.load('L', 5);
   a.load('L', 10);
   a.load('I', 8);
@@ -284,17 +373,17 @@ jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   appendText(a);
   appendChar(a, ';');
   a.op(Opcode::pop);
-  a.op(Opcode::iinc);
-  a.u1(8);
-  a.u1(1);
-  a.jump(Opcode::goto_, elemLoop);
-  a.bind(elemEnd);
+  endArrayLoop(a, 8, loop);
+  a.bind(end);
   a.load('L', 5);
   appendChar(a, '>');
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
-  a.ret('L');
-  // an object: its instance fields, class by class up to the JDK
-  a.bind(fields);
+  returnText(a);
+}
+
+/// pasdaDeep, step 3b: an object, "{name=value;...}" over its instance fields (statics and
+/// synthetic fields aside), class by class up to the JDK.
+jvm::ExceptionHandler emitDeepFields(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver) {
+  const int classes = a.newLabel(), nextClass = a.newLabel(), end = a.newLabel();
   a.load('L', 5);
   appendChar(a, '{');
   a.op(Opcode::pop);
@@ -303,73 +392,52 @@ jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
   a.store('L', 6);
   a.bind(classes);
   a.load('L', 6);
-  a.jump(Opcode::ifnull, fieldsEnd);
+  a.jump(Opcode::ifnull, end);
   a.load('L', 6);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getName", "()Ljava/lang/String;");
   a.store('L', 3);
-  jumpIfJdkName(a, 3, fieldsEnd);
+  jumpIfJdkName(a, 3, end);
   a.load('L', 6);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredFields", "()[Ljava/lang/reflect/Field;");
   a.store('L', 7);
-  a.iconst(0);
-  a.store('I', 8);
-  a.bind(fieldLoop);
-  a.load('I', 8);
-  a.load('L', 7);
-  a.op(Opcode::arraylength);
-  a.jump(Opcode::if_icmpge, nextClass);
-  a.load('L', 7);
-  a.load('I', 8);
-  a.op(Opcode::aaload);
-  a.store('L', 9);
-  a.load('L', 9);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getModifiers", "()I");
-  a.iconst(8 | 0x1000);  // ACC_STATIC, ACC_SYNTHETIC (this$0, val$x: how javac compiled a capture)
-  a.op(Opcode::iand);
-  a.jump(Opcode::ifne, nextField);
-  const std::uint16_t start = a.here();
-  a.load('L', 9);
-  a.iconst(1);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
-  a.load('L', 9);
-  a.load('L', 0);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
-  a.load('L', 1);
-  a.load('I', 2);
-  a.iconst(1);
-  a.op(Opcode::isub);
-  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
-  a.store('L', 3);
-  const std::uint16_t stop = a.here();
-  a.load('L', 5);
-  a.load('L', 9);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getName", "()Ljava/lang/String;");
-  appendText(a);
-  appendChar(a, '=');
-  a.load('L', 3);
-  appendText(a);
-  appendChar(a, ';');
-  a.op(Opcode::pop);
-  a.bind(nextField);
-  a.op(Opcode::iinc);
-  a.u1(8);
-  a.u1(1);
-  a.jump(Opcode::goto_, fieldLoop);
-  const std::uint16_t handler = a.here();  // the field cannot be read: left out
-  a.op(Opcode::pop);
-  a.jump(Opcode::goto_, nextField);
+  FieldLoop l;
+  l.fields = 7, l.index = 8, l.field = 9, l.text = 3, l.builder = 5, l.seen = 1, l.object = 0, l.depth = 2;
+  l.mask = 8 | 0x1000;  // ACC_STATIC, ACC_SYNTHETIC (this$0, val$x: how javac compiled a capture)
+  l.keep = 0;
+  const jvm::ExceptionHandler h = emitFieldLoop(a, pool, driver, l, nextClass);
   a.bind(nextClass);
   a.load('L', 6);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getSuperclass", "()Ljava/lang/Class;");
   a.store('L', 6);
   a.jump(Opcode::goto_, classes);
-  a.bind(fieldsEnd);
+  a.bind(end);
   a.load('L', 5);
   appendChar(a, '}');
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
+  returnText(a);
+  return h;
+}
+
+/// static String pasdaDeep(Object v, IdentityHashMap seen, int depth): what pasdaValue renders
+/// for null, strings, boxes and primitive arrays; "enum NAME" for an enum constant; for an
+/// object of a class outside the JDK "#k{name=value;...}" over the instance fields it and its
+/// superclasses below the JDK declare (synthetic ones and lambdas' classes aside), for a
+/// reference array or a List "#k<e0;e1;...>", where k numbers the objects in the order first
+/// met and a second meeting prints "#k" alone (the shape of the graph, which the comparison
+/// matches up to isomorphism); "obj" past the depth, the object or element bounds, or for
+/// other JDK objects (not compared).
+jvm::Method deepMethod(jvm::ClassFile& cf, const std::string& driver) {
+  product::Assembler a(cf.pool);
+  const int deep = a.newLabel(), opaque = a.newLabel(), fields = a.newLabel();
+  emitDeepLeaves(a, cf.pool, driver, deep, opaque);
+  a.bind(opaque);
+  a.ldcString("obj");
   a.ret('L');
-  std::vector<jvm::ExceptionHandler> hs{{start, stop, handler, cf.pool.addClass("java/lang/Throwable")}};
-  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kDeep, kDeepDesc, a.finish(), 6, 11,
+  a.bind(deep);
+  emitDeepNumbering(a, opaque);
+  emitDeepElements(a, cf.pool, driver, fields, opaque);
+  a.bind(fields);
+  std::vector<jvm::ExceptionHandler> hs{emitDeepFields(a, cf.pool, driver)};
+  return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kDeep, kDeepDesc, a.finish(), 6, kDeepLocals,
                              std::move(hs));
 }
 
@@ -398,79 +466,31 @@ jvm::Method stateMethod(jvm::ClassFile& cf, const std::string& driver) {
 jvm::Method staticsMethod(jvm::ClassFile& cf, const std::string& driver) {
   product::Assembler a(cf.pool);
   // locals: 0 class, 1 seen, 2 builder, 3 fields, 4 index, 5 field, 6 text
-  const int loop = a.newLabel(), next = a.newLabel(), end = a.newLabel();
+  const int end = a.newLabel();
   a.newObject("java/util/IdentityHashMap");
   a.op(Opcode::dup);
   a.invoke(Opcode::invokespecial, "java/util/IdentityHashMap", "<init>", "()V");
   a.store('L', 1);
-  a.newObject("java/lang/StringBuilder");
-  a.op(Opcode::dup);
-  a.ldcString("{");
-  a.invoke(Opcode::invokespecial, "java/lang/StringBuilder", "<init>", "(Ljava/lang/String;)V");
+  newBuilder(a, "{");
   a.store('L', 2);
   a.load('L', 0);
   a.invoke(Opcode::invokevirtual, "java/lang/Class", "getDeclaredFields", "()[Ljava/lang/reflect/Field;");
   a.store('L', 3);
-  a.iconst(0);
-  a.store('I', 4);
-  a.bind(loop);
-  a.load('I', 4);
-  a.load('L', 3);
-  a.op(Opcode::arraylength);
-  a.jump(Opcode::if_icmpge, end);
-  a.load('L', 3);
-  a.load('I', 4);
-  a.op(Opcode::aaload);
-  a.store('L', 5);
-  a.load('L', 5);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getModifiers", "()I");
-  a.iconst(8 | 16);  // ACC_STATIC | ACC_FINAL
-  a.op(Opcode::iand);
-  a.iconst(8);
-  a.jump(Opcode::if_icmpne, next);
-  a.load('L', 5);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "isSynthetic", "()Z");
-  a.jump(Opcode::ifne, next);
-  const std::uint16_t start = a.here();
-  a.load('L', 5);
-  a.iconst(1);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "setAccessible", "(Z)V");
-  a.load('L', 5);
-  a.op(Opcode::aconst_null);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "get", "(Ljava/lang/Object;)Ljava/lang/Object;");
-  a.load('L', 1);
-  a.iconst(kDepth - 1);
-  a.invoke(Opcode::invokestatic, driver, kDeep, kDeepDesc);
-  a.store('L', 6);
-  const std::uint16_t stop = a.here();
-  a.load('L', 2);
-  a.load('L', 5);
-  a.invoke(Opcode::invokevirtual, "java/lang/reflect/Field", "getName", "()Ljava/lang/String;");
-  appendText(a);
-  appendChar(a, '=');
-  a.load('L', 6);
-  appendText(a);
-  appendChar(a, ';');
-  a.op(Opcode::pop);
-  a.bind(next);
-  a.op(Opcode::iinc);
-  a.u1(4);
-  a.u1(1);
-  a.jump(Opcode::goto_, loop);
-  const std::uint16_t handler = a.here();
-  a.op(Opcode::pop);
-  a.jump(Opcode::goto_, next);
+  FieldLoop l;
+  l.fields = 3, l.index = 4, l.field = 5, l.text = 6, l.builder = 2, l.seen = 1;
+  l.mask = 8 | 16;  // ACC_STATIC | ACC_FINAL: static, not final
+  l.keep = 8;
+  l.skip_synthetic = true;
+  const jvm::ExceptionHandler fieldRead = emitFieldLoop(a, cf.pool, driver, l, end);
   a.bind(end);
   a.load('L', 2);
   appendChar(a, '}');
-  a.invoke(Opcode::invokevirtual, "java/lang/StringBuilder", "toString", "()Ljava/lang/String;");
-  a.ret('L');
+  returnText(a);
   const std::uint16_t whole = a.here();
   a.op(Opcode::pop);
   a.ldcString(kUnknown);
   a.ret('L');
-  std::vector<jvm::ExceptionHandler> hs{{start, stop, handler, cf.pool.addClass("java/lang/Throwable")},
-                                        {0, whole, whole, cf.pool.addClass("java/lang/Throwable")}};
+  std::vector<jvm::ExceptionHandler> hs{fieldRead, {0, whole, whole, cf.pool.addClass("java/lang/Throwable")}};
   return product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, kStatics, kStaticsDesc, a.finish(), 5, 7,
                              std::move(hs));
 }

@@ -53,12 +53,20 @@ struct Object {
   bool chars = false;
   bool escaped = false;  // passed to an unmodelled call: it may return this very object later
   /// A lambda or method reference made by invokedynamic: the references it captured. An
-  /// unmodelled call it is passed to may run it, and so write what they reference.
+  /// unmodelled call it is passed to may run it, and so write what they reference. A
+  /// values_only view (Arrays.asList, Collections.unmodifiableList, an iterator): what it is
+  /// a view of, which a call writing the view writes too.
   std::vector<Term> captured;
   /// A lambda whose implementation is the same function in both versions (a shared lambda
   /// site): its functional method, "name(erased descriptor)". A call of it runs that shared
   /// code, so both versions share the call whatever other implementations the interface has.
   std::string lambda_sam;
+  /// A JDK object that holds nothing but values (null, strings, boxes, Class objects, arrays
+  /// of primitives or of those, other such objects): made by a JDK container factory or an
+  /// exact JDK collection's constructor from such values, or drawn from such an object, and
+  /// since then given only such values (lib/unknown.cpp). JDK code handed it runs no program
+  /// code, as long as what it is a view of (`captured`) still holds only values.
+  bool values_only = false;
   /// A JDK object built here by `new` and its class's own constructor: its class is exactly
   /// `cls` (no subclass whose overrides could run program code).
   bool exact_library = false;

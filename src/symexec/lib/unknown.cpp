@@ -244,9 +244,10 @@ bool neverCallsBack(const std::string& owner, const std::string& name) {
 /// those: such objects hold no program object and run no program code.
 bool mayCallBack(ModelCall& c) {
   if (neverCallsBack(c.owner(), c.name())) return false;
-  static const std::set<std::string> kInertArrays = {"[Ljava/lang/String;", "[Ljava/lang/Integer;",
-                                                     "[Ljava/lang/Long;", "[Ljava/lang/Character;",
-                                                     "[Ljava/lang/Class;"};
+  static const std::set<std::string> kInertArrays = {
+      "[Ljava/lang/String;", "[Ljava/lang/Integer;", "[Ljava/lang/Long;",  "[Ljava/lang/Character;",
+      "[Ljava/lang/Class;",  "[Ljava/lang/Boolean;", "[Ljava/lang/Short;", "[Ljava/lang/Byte;",
+      "[Ljava/lang/Double;", "[Ljava/lang/Float;"};
   auto inert = [](const std::string& cls) {
     return finalValueClass(cls) || cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer" ||
            kInertArrays.count(cls) > 0;
@@ -262,6 +263,13 @@ bool mayCallBack(ModelCall& c) {
     // value classes only (sharedLambdaSite): what the call may run through it is no program code.
     if (!o.lambda_sam.empty()) return true;
     if (inert(o.cls)) return true;
+    if (o.values_only) {  // inert while what it is a view of is (an aastore into asList's array)
+      const std::vector<Term> viewed = o.captured;  // (c.object may move the heap)
+      if (depth >= 8) return false;
+      for (Term k : viewed)
+        if (!inertRef(k, depth + 1)) return false;
+      return true;
+    }
     if (!o.is_array || o.elem_sort != Sort::Ref || o.input >= 0 || o.lazy || o.opaque || o.havocked ||
         o.long_length || depth >= 3)
       return false;
@@ -284,7 +292,8 @@ bool anyNullReference(ModelCall& c) {
 /// What an unmodelled call may write: library objects get a new identity (a function of the
 /// call and of every argument before it), arrays of primitives new elements, program objects
 /// and arrays of references are havocked (their fields and elements read as unknowns).
-void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before, Term fresh) {
+void havocArguments(ModelCall& c, const std::string& call, const std::vector<Term>& before, Term fresh,
+                    bool callsBack) {
   terms::TermManager& tm = c.tm();
   // The arguments, then what the lambdas among them captured (the call may run them); not a
   // constructor's fresh receiver, which the call builds (unknownCall).
@@ -302,6 +311,8 @@ void havocArguments(ModelCall& c, const std::string& call, const std::vector<Ter
     if (tm.sort(a) != Sort::Ref || c.isNull(a)) continue;
     Object& o = c.object(a);
     if (!o.is_array && immutableClass(o.cls)) continue;
+    // (a call that may run program code may have stored a program object in it)
+    if (callsBack) o.values_only = false;
     const std::string tag = call + "#" + std::to_string(i);
     const Term after = tm.apply("after:" + tag, FunKind::Library, Sort::Int, before);
     o.dirty = true;
@@ -358,6 +369,18 @@ ModelResult opaqueArray(ModelCall& c, Object o) {
   return ModelResult::value(arr);
 }
 
+/// JDK factories whose result holds exactly what they are given (a copy, or a view of the
+/// arguments, which are then what the result captures) and is of a JDK class.
+bool valuesFactory(const std::string& owner, const std::string& name) {
+  if (owner == "java/util/Arrays") return name == "asList";
+  if (owner == "java/util/Collections")
+    return name.rfind("unmodifiable", 0) == 0 || name.rfind("synchronized", 0) == 0 ||
+           name.rfind("singleton", 0) == 0 || name.rfind("empty", 0) == 0 || name == "nCopies";
+  if (owner == "java/util/List" || owner == "java/util/Set" || owner == "java/util/Map")
+    return name == "of" || name == "copyOf" || name == "entry" || name == "ofEntries";
+  return false;
+}
+
 /// For a LambdaMetafactory call site: the functional method the lambda implements,
 /// "name(erased descriptor)" (the site's name and its first static argument); "" if unreadable.
 std::string functionalMethod(ModelCall& c) {
@@ -398,6 +421,12 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
       args.erase(args.begin());
     }
   }
+  // JDK code given values only (mayCallBack) runs no program code: what it builds of them or
+  // draws from them holds values only (Object::values_only).
+  const bool jdk = site.empty() && !c.owner().empty() && !c.isProgramClass(c.owner());
+  const bool callsBack = !jdk || mayCallBack(c);
+  bool valuesReceiver = false;
+  if (jdk && c.hasReceiver() && !c.isNull(c.receiver())) valuesReceiver = c.object(c.receiver()).values_only;
   if (site.empty() && !c.owner().empty() && (c.isProgramClass(c.owner()) || mayCallBack(c))) {
     // Program code the engine cannot follow (an abstract method on an input receiver), or JDK
     // code that may call back into program code through the objects it is given (the
@@ -437,11 +466,12 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   for (Term a : c.args())
     if (tm.sort(a) == Sort::Ref && !c.isNull(a) && a != fresh) c.object(a).escaped = true;
   // (LambdaMetafactory only captures its arguments: it runs nothing that could write them)
-  if (!metafactory && mayWrite(c)) havocArguments(c, call, args, fresh);
+  if (!metafactory && mayWrite(c)) havocArguments(c, call, args, fresh, callsBack);
   if (fresh) {
     Object& built = c.object(fresh);
     built.opaque = true;
     built.exact_library = built.cls == c.owner();
+    built.values_only = !callsBack && built.exact_library && exactCollection(built.cls);  // (a copy of its arguments)
     built.ident = tm.apply("new:" + call, FunKind::Library, Sort::Int, args);
   }
   if (ret.kind == 'V') return ModelResult::none();
@@ -461,6 +491,14 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     for (Term a : c.args())
       if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
   if (metafactory && site.rfind("lambda:", 0) == 0) o.lambda_sam = functionalMethod(c);
+  if (!callsBack && !o.is_array && (valuesFactory(c.owner(), c.name()) || valuesReceiver)) {
+    // A container of the values it was given, or something drawn from a container of values
+    // (an element, an iterator, a view): values only, while what it views is. (Not an array:
+    // the program may store anything in it.)
+    o.values_only = true;
+    for (Term a : c.args())
+      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
+  }
   if (o.is_array) return opaqueArray(c, std::move(o));
   return ModelResult::value(c.allocate(std::move(o)));
 }

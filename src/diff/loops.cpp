@@ -19,6 +19,10 @@ using jvm::Opcode;
 
 namespace {
 
+/// What a CharSequence implementation other than String may throw from charAt or length: an
+/// exception of unknown class (symexec's pseudo class of an unmodelled call).
+const char* const kSequenceException = "<exception of java.lang.CharSequence.charAt(I)C>";
+
 bool primitiveDescriptor(const std::string& d) {
   for (char c : d)
     if (c == 'L' || c == '[') return false;
@@ -116,6 +120,7 @@ struct Facts {
   bool objects = false;       // reads strings, boxes or reference arrays' elements
   bool helpers = false;       // calls static helpers of its class (checkCallee)
   bool library = false;       // calls receiverOnlyLibraryCall methods
+  bool sequences = false;     // calls CharSequence.charAt/length (LoopSummary::reads_sequences)
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
   const jvm::ClassFile* cf = nullptr;            // the method's class (for its static helpers)
@@ -181,6 +186,21 @@ std::string check(const Instruction& in, Facts& f) {
       if (!thrown.empty()) f.exceptions.insert(thrown);
       return "";
     }
+    case O::invokeinterface:
+      // CharSequence.charAt/length on what a reference local holds: on a string a function of
+      // its characters; on another implementation (a builder, a program class) unknown code,
+      // which the summary lets change its receiver and throw what it may (reads_sequences).
+      if (f.array_stores && in.member.owner == "java/lang/CharSequence" &&
+          ((in.member.name == "charAt" && in.member.descriptor == "(I)C") ||
+           (in.member.name == "length" && in.member.descriptor == "()I"))) {
+        f.objects = true;
+        f.sequences = true;
+        f.exceptions.insert("java/lang/NullPointerException");
+        f.exceptions.insert("java/lang/StringIndexOutOfBoundsException");
+        f.exceptions.insert(kSequenceException);
+        return "";
+      }
+      return "calls " + in.member.owner + "." + in.member.name;
     case O::arraylength: f.exceptions.insert("java/lang/NullPointerException"); return "";
     case O::idiv: case O::irem: case O::ldiv: case O::lrem:
       f.exceptions.insert("java/lang/ArithmeticException");
@@ -263,6 +283,7 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       }
     }
     if (why.empty() && inner.library) why = "changes a JDK object";  // (its receiver is no local of the loop)
+    if (why.empty() && inner.sequences) why = "calls a CharSequence method";  // (likewise)
     f.callees->why[key] = why;
     if (!why.empty()) return why;
     f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects};
@@ -345,6 +366,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.reads_objects = facts.objects;
   out.calls_helpers = facts.helpers;
   out.changes_library_objects = facts.library;
+  out.reads_sequences = facts.sequences;
   return "";
 }
 

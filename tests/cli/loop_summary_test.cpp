@@ -133,6 +133,36 @@ TEST(LoopSummaries, LoopsChangingABitSetOrAStringBuilderBuiltHereAreShared) {
   EXPECT_TRUE(cut) << given.run.out;
 }
 
+TEST(LoopSummaries, LoopsOverACharSequenceAreSharedAndMayChangeIt) {
+  // digits: an identical loop of CharSequence.charAt/length (StringUtils.isNumeric and kin,
+  // MAYBE_EQ at their time limit before): EQ for sequences of any length and class.
+  JsonRun same = analyse("loopseq", "Seq", "digits", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  // The identical loop from another start: NEQ, and a real JVM shows it.
+  REQUIRE_JAVA();
+  expectRealDifference(analyse("loopseq", "Seq", "tail", {}));
+  // A Counting sequence counts its reads: the old version runs the loop, the new one does
+  // not. The summary changes what the sequence holds, so this is never EQ (it was, had the
+  // loop been a function of the sequence that left it as it was).
+  JsonRun reads = analyse("loopseq", "Seq", "reads", {});
+  ASSERT_TRUE(reads.ok) << reads.run.out << reads.run.err;
+  EXPECT_NE(reads.json["result"].string, "EQ") << reads.run.out;
+  EXPECT_TRUE(warned(reads.json, "summarised by shared functions")) << reads.run.out;
+  // In particular where the old version's loop ended normally on a Counting and both return
+  // c.reads (the one partition that was EQ when the summary left the sequence as it was).
+  int returned = 0;
+  for (const Json& p : reads.json["partitions"].array) {
+    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
+        p["path_condition"].string.find("c != null") == std::string::npos)
+      continue;
+    ++returned;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(returned, 1) << reads.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

@@ -43,6 +43,11 @@ struct LoopSummary {
   /// (only with arrayStores): the caller requires each such receiver its reference locals hold
   /// to be exactly of its class, and makes its content a function of the loop's arguments.
   bool changes_library_objects = false;
+  /// It calls CharSequence.charAt and length on what its reference locals hold (only with
+  /// arrayStores): functions of a string's characters; on any other object unknown code, so
+  /// the caller makes such a receiver's content a function of the loop's arguments and lets
+  /// the loop throw an exception of unknown class.
+  bool reads_sequences = false;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is

@@ -4,6 +4,7 @@
 #include "pasda/diff/loops.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -128,82 +129,129 @@ struct Facts {
   int call_depth = 0;
 };
 
+/// The exceptions an instruction of the loop may throw.
+void mayThrow(Facts& f, std::initializer_list<const char*> exceptions) {
+  for (const char* e : exceptions) f.exceptions.insert(e);
+}
+
+/// A load or store of a local variable.
+std::string checkLocal(const Instruction& in, const LocalAccess& la, Facts& f) {
+  if (in.op == Opcode::ret) return "subroutine return";
+  if (la.type == 'A') {
+    if (la.store) {
+      // A temporary (only with arrayStores): what it holds is what the loop reaches anyway;
+      // summarise() checks that it is dead at the header and after the loop.
+      if (!f.array_stores) return "writes a reference local";
+      f.ref_writes.insert(la.slot);
+      return "";
+    }
+    f.ref_reads.insert(la.slot);
+    return "";
+  }
+  if (la.load) f.reads.insert({la.slot, la.type});
+  if (la.store) f.writes.insert({la.slot, la.type});
+  return "";
+}
+
+/// An array access: primitive loads, primitive stores (with arrayStores) and `aaload`.
+std::string checkArrayAccess(const Instruction& in, Facts& f) {
+  if (in.op == Opcode::aaload) {
+    // An element of a reference array: only tested for null or read through the immutable
+    // value calls below (the loop writes no reference local, stores no reference), so what
+    // the loop makes of it is a function of the array's content.
+    if (!f.array_stores) return "instruction aaload";
+    f.objects = true;
+  } else if (in.op == Opcode::iastore || in.op == Opcode::lastore || in.op == Opcode::fastore ||
+             in.op == Opcode::dastore || in.op == Opcode::bastore || in.op == Opcode::castore ||
+             in.op == Opcode::sastore) {
+    if (!f.array_stores) return std::string("stores into an array (") + std::string(jvm::mnemonic(in.op)) + ")";
+    f.stores = true;
+  }
+  mayThrow(f, {"java/lang/ArrayIndexOutOfBoundsException", "java/lang/NullPointerException"});
+  return "";
+}
+
+std::string callRejected(const Instruction& in) { return "calls " + in.member.owner + "." + in.member.name; }
+
+/// `invokevirtual`: a JDK object's method that reads or changes its receiver alone, or an
+/// immutable value's getter.
+std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
+  std::string thrown;
+  if (f.array_stores && receiverOnlyLibraryCall(in.member, thrown)) {
+    f.library = true;
+    f.objects = true;
+    mayThrow(f, {"java/lang/NullPointerException", thrown.c_str()});
+    return "";
+  }
+  if (!f.array_stores || !immutableValueCall(in.member, thrown)) return callRejected(in);
+  f.objects = true;
+  mayThrow(f, {"java/lang/NullPointerException"});
+  if (!thrown.empty()) f.exceptions.insert(thrown);
+  return "";
+}
+
+/// `invokeinterface`: CharSequence.charAt/length on what a reference local holds — on a string
+/// a function of its characters; on another implementation (a builder, a program class) unknown
+/// code, which the summary lets change its receiver and throw what it may (calls_on_receivers).
+std::string checkInvokeInterface(const Instruction& in, Facts& f) {
+  const bool sequence = in.member.owner == "java/lang/CharSequence" &&
+                        ((in.member.name == "charAt" && in.member.descriptor == "(I)C") ||
+                         (in.member.name == "length" && in.member.descriptor == "()I"));
+  if (!f.array_stores || !sequence) return callRejected(in);
+  f.objects = true;
+  f.sequences = true;
+  mayThrow(f, {"java/lang/NullPointerException", "java/lang/StringIndexOutOfBoundsException", kSequenceException});
+  return "";
+}
+
+/// `invokestatic`: a pure helper, `Array.getLength`, a static helper of the class
+/// (checkCallee), an arithmetic leaf, or a pure JDK method of primitives.
+std::string checkInvokeStatic(const Instruction& in, Facts& f) {
+  const jvm::MemberRef& m = in.member;
+  if (f.pure && m.owner == f.cls && f.pure->count(m.name + ":" + m.descriptor)) return "";
+  if (f.array_stores && m.owner == "java/lang/reflect/Array" && m.name == "getLength" &&
+      m.descriptor == "(Ljava/lang/Object;)I") {
+    mayThrow(f, {"java/lang/IllegalArgumentException", "java/lang/NullPointerException"});
+    return "";
+  }
+  if (f.array_stores && m.owner == f.cls) {
+    if (std::string why = checkCallee(m, f); !why.empty()) return callRejected(in) + " (" + why + ")";
+    f.helpers = true;
+    return "";
+  }
+  if (f.leaf && *f.leaf && (*f.leaf)(m)) {
+    mayThrow(f, {"java/lang/ArithmeticException"});
+    return "";
+  }
+  if (!pureJdkCall(m)) return callRejected(in);
+  mayThrow(f, {"java/lang/ArithmeticException"});  // (Math.toIntExact & co.)
+  return "";
+}
+
+/// Constants, stack operations, arithmetic, conversions, comparisons, numeric branches, switches.
+bool plainInstruction(Opcode o) {
+  using O = Opcode;
+  const auto op = static_cast<int>(o);
+  return (op >= static_cast<int>(O::nop) && op <= static_cast<int>(O::sipush) && o != O::aconst_null) ||
+         (op >= static_cast<int>(O::pop) && op <= static_cast<int>(O::lookupswitch) && o != O::if_acmpeq &&
+          o != O::if_acmpne && o != O::jsr && o != O::ret);
+}
+
 /// "" when instruction `in` may be in a summarised loop; `f` collects what it reads and throws.
 std::string check(const Instruction& in, Facts& f) {
   using O = Opcode;
-  LocalAccess la = detail::localAccess(in);
-  if (la.slot >= 0) {
-    if (in.op == O::ret) return "subroutine return";
-    if (la.type == 'A') {
-      if (la.store) {
-        // A temporary (only with arrayStores): what it holds is what the loop reaches anyway;
-        // summarise() checks that it is dead at the header and after the loop.
-        if (!f.array_stores) return "writes a reference local";
-        f.ref_writes.insert(la.slot);
-        return "";
-      }
-      f.ref_reads.insert(la.slot);
-      return "";
-    }
-    if (la.load) f.reads.insert({la.slot, la.type});
-    if (la.store) f.writes.insert({la.slot, la.type});
-    return "";
-  }
+  if (LocalAccess la = detail::localAccess(in); la.slot >= 0) return checkLocal(in, la, f);
   switch (in.op) {
     case O::iaload: case O::laload: case O::faload: case O::daload: case O::baload: case O::caload:
-    case O::saload:
-      f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
-      f.exceptions.insert("java/lang/NullPointerException");
-      return "";
-    case O::iastore: case O::lastore: case O::fastore: case O::dastore: case O::bastore: case O::castore:
-    case O::sastore:
-      if (!f.array_stores) return std::string("stores into an array (") + std::string(jvm::mnemonic(in.op)) + ")";
-      f.stores = true;
-      f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
-      f.exceptions.insert("java/lang/NullPointerException");
-      return "";
-    case O::aaload:
-      // An element of a reference array: only tested for null or read through the immutable
-      // value calls below (the loop writes no reference local, stores no reference), so what
-      // the loop makes of it is a function of the array's content.
-      if (!f.array_stores) return "instruction aaload";
-      f.objects = true;
-      f.exceptions.insert("java/lang/ArrayIndexOutOfBoundsException");
-      f.exceptions.insert("java/lang/NullPointerException");
-      return "";
-    case O::invokevirtual: {
-      std::string thrown;
-      if (f.array_stores && receiverOnlyLibraryCall(in.member, thrown)) {
-        f.library = true;
-        f.objects = true;
-        f.exceptions.insert("java/lang/NullPointerException");
-        f.exceptions.insert(thrown);
-        return "";
-      }
-      if (!f.array_stores || !immutableValueCall(in.member, thrown)) return "calls " + in.member.owner + "." + in.member.name;
-      f.objects = true;
-      f.exceptions.insert("java/lang/NullPointerException");
-      if (!thrown.empty()) f.exceptions.insert(thrown);
-      return "";
-    }
-    case O::invokeinterface:
-      // CharSequence.charAt/length on what a reference local holds: on a string a function of
-      // its characters; on another implementation (a builder, a program class) unknown code,
-      // which the summary lets change its receiver and throw what it may (reads_sequences).
-      if (f.array_stores && in.member.owner == "java/lang/CharSequence" &&
-          ((in.member.name == "charAt" && in.member.descriptor == "(I)C") ||
-           (in.member.name == "length" && in.member.descriptor == "()I"))) {
-        f.objects = true;
-        f.sequences = true;
-        f.exceptions.insert("java/lang/NullPointerException");
-        f.exceptions.insert("java/lang/StringIndexOutOfBoundsException");
-        f.exceptions.insert(kSequenceException);
-        return "";
-      }
-      return "calls " + in.member.owner + "." + in.member.name;
-    case O::arraylength: f.exceptions.insert("java/lang/NullPointerException"); return "";
+    case O::saload: case O::iastore: case O::lastore: case O::fastore: case O::dastore: case O::bastore:
+    case O::castore: case O::sastore: case O::aaload:
+      return checkArrayAccess(in, f);
+    case O::invokevirtual: return checkInvokeVirtual(in, f);
+    case O::invokeinterface: return checkInvokeInterface(in, f);
+    case O::invokestatic: return checkInvokeStatic(in, f);
+    case O::arraylength: mayThrow(f, {"java/lang/NullPointerException"}); return "";
     case O::idiv: case O::irem: case O::ldiv: case O::lrem:
-      f.exceptions.insert("java/lang/ArithmeticException");
+      mayThrow(f, {"java/lang/ArithmeticException"});
       return "";
     case O::ifnull: case O::ifnonnull: return "";
     case O::ldc: case O::ldc_w: case O::ldc2_w:
@@ -212,36 +260,10 @@ std::string check(const Instruction& in, Facts& f) {
         case jvm::ConstValue::Kind::Float: case jvm::ConstValue::Kind::Double: return "";
         default: return "reference constant";
       }
-    case O::invokestatic:
-      if (f.pure && in.member.owner == f.cls && f.pure->count(in.member.name + ":" + in.member.descriptor)) return "";
-      if (f.array_stores && in.member.owner == "java/lang/reflect/Array" && in.member.name == "getLength" &&
-          in.member.descriptor == "(Ljava/lang/Object;)I") {
-        f.exceptions.insert("java/lang/IllegalArgumentException");
-        f.exceptions.insert("java/lang/NullPointerException");
-        return "";
-      }
-      if (f.array_stores && in.member.owner == f.cls) {
-        if (std::string why = checkCallee(in.member, f); !why.empty())
-          return "calls " + in.member.owner + "." + in.member.name + " (" + why + ")";
-        f.helpers = true;
-        return "";
-      }
-      if (f.leaf && *f.leaf && (*f.leaf)(in.member)) {
-        f.exceptions.insert("java/lang/ArithmeticException");
-        return "";
-      }
-      if (!pureJdkCall(in.member)) return "calls " + in.member.owner + "." + in.member.name;
-      f.exceptions.insert("java/lang/ArithmeticException");  // (Math.toIntExact & co.)
-      return "";
     case O::ireturn: case O::lreturn: case O::freturn: case O::dreturn: case O::return_: return "";
     default: break;
   }
-  const auto op = static_cast<int>(in.op);
-  // Constants, stack operations, arithmetic, conversions, comparisons, numeric branches, switches.
-  const bool plain = (op >= static_cast<int>(O::nop) && op <= static_cast<int>(O::sipush) && in.op != O::aconst_null) ||
-                     (op >= static_cast<int>(O::pop) && op <= static_cast<int>(O::lookupswitch) &&
-                      in.op != O::if_acmpeq && in.op != O::if_acmpne && in.op != O::jsr && in.op != O::ret);
-  if (plain) return "";
+  if (plainInstruction(in.op)) return "";
   return std::string("instruction ") + std::string(jvm::mnemonic(in.op));
 }
 

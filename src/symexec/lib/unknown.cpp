@@ -427,7 +427,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   const bool callsBack = !jdk || mayCallBack(c);
   bool valuesReceiver = false;
   if (jdk && c.hasReceiver() && !c.isNull(c.receiver())) valuesReceiver = c.object(c.receiver()).values_only;
-  if (site.empty() && !c.owner().empty() && (c.isProgramClass(c.owner()) || mayCallBack(c))) {
+  if (site.empty() && !c.owner().empty() && callsBack) {
     // Program code the engine cannot follow (an abstract method on an input receiver), or JDK
     // code that may call back into program code through the objects it is given (the
     // toString() of String.valueOf(o)): the versions share its result only when every

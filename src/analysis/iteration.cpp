@@ -177,7 +177,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.reads_objects = l.reads_objects;
       h.calls_helpers = l.calls_helpers;
       h.changes_library_objects = l.changes_library_objects;
-      h.reads_sequences = l.reads_sequences;
+      h.calls_on_receivers = l.calls_on_receivers;
       hooks.push_back(std::move(h));
     }
     return hooks;

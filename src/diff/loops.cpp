@@ -22,7 +22,7 @@ namespace {
 
 /// What a CharSequence implementation other than String may throw from charAt or length: an
 /// exception of unknown class (symexec's pseudo class of an unmodelled call).
-const char* const kSequenceException = "<exception of java.lang.CharSequence.charAt(I)C>";
+const char* const kReceiverException = "<exception of java.lang.CharSequence.charAt(I)C>";
 
 bool primitiveDescriptor(const std::string& d) {
   for (char c : d)
@@ -91,6 +91,27 @@ bool receiverOnlyLibraryCall(const jvm::MemberRef& m, std::string& thrown) {
   return false;
 }
 
+/// Methods of JDK types taking and returning primitives only, whose receiver may be of a class
+/// that runs code of its own (a program CharSequence, a subclass of Random): on a string a
+/// function of its characters, on a generator a function of its state, otherwise unknown code,
+/// which the summary lets change its receiver and throw what it may
+/// (LoopSummary::calls_on_receivers). What the JDK's own implementations throw goes to `thrown`.
+bool receiverCodeCall(const jvm::MemberRef& m, std::string& thrown) {
+  if (m.owner == "java/lang/CharSequence") {
+    thrown = "java/lang/StringIndexOutOfBoundsException";
+    return (m.name == "charAt" && m.descriptor == "(I)C") || (m.name == "length" && m.descriptor == "()I");
+  }
+  if (m.owner == "java/util/Random") {
+    thrown = "java/lang/IllegalArgumentException";  // (nextInt(bound) for a bound <= 0)
+    static const char* const ok[][2] = {{"nextInt", "(I)I"},     {"nextInt", "()I"},      {"nextLong", "()J"},
+                                        {"nextDouble", "()D"},   {"nextFloat", "()F"},    {"nextBoolean", "()Z"},
+                                        {"nextGaussian", "()D"}};
+    for (const auto& [name, desc] : ok)
+      if (m.name == name && m.descriptor == desc) return true;
+  }
+  return false;
+}
+
 /// A one-dimensional array of a primitive type: "[I", "[C", ...
 bool primitiveArrayDescriptor(const std::string& d) {
   return d.size() == 2 && d[0] == '[' && std::string("ZBCSIJFD").find(d[1]) != std::string::npos;
@@ -121,7 +142,7 @@ struct Facts {
   bool objects = false;       // reads strings, boxes or reference arrays' elements
   bool helpers = false;       // calls static helpers of its class (checkCallee)
   bool library = false;       // calls receiverOnlyLibraryCall methods
-  bool sequences = false;     // calls CharSequence.charAt/length (LoopSummary::reads_sequences)
+  bool receivers = false;     // calls receiverCodeCall methods (LoopSummary::calls_on_receivers)
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
   const jvm::ClassFile* cf = nullptr;            // the method's class (for its static helpers)
@@ -183,6 +204,12 @@ std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
     mayThrow(f, {"java/lang/NullPointerException", thrown.c_str()});
     return "";
   }
+  if (f.array_stores && receiverCodeCall(in.member, thrown)) {
+    f.objects = true;
+    f.receivers = true;
+    mayThrow(f, {"java/lang/NullPointerException", thrown.c_str(), kReceiverException});
+    return "";
+  }
   if (!f.array_stores || !immutableValueCall(in.member, thrown)) return callRejected(in);
   f.objects = true;
   mayThrow(f, {"java/lang/NullPointerException"});
@@ -194,13 +221,11 @@ std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
 /// a function of its characters; on another implementation (a builder, a program class) unknown
 /// code, which the summary lets change its receiver and throw what it may (calls_on_receivers).
 std::string checkInvokeInterface(const Instruction& in, Facts& f) {
-  const bool sequence = in.member.owner == "java/lang/CharSequence" &&
-                        ((in.member.name == "charAt" && in.member.descriptor == "(I)C") ||
-                         (in.member.name == "length" && in.member.descriptor == "()I"));
-  if (!f.array_stores || !sequence) return callRejected(in);
+  std::string thrown;
+  if (!f.array_stores || !receiverCodeCall(in.member, thrown)) return callRejected(in);
   f.objects = true;
-  f.sequences = true;
-  mayThrow(f, {"java/lang/NullPointerException", "java/lang/StringIndexOutOfBoundsException", kSequenceException});
+  f.receivers = true;
+  mayThrow(f, {"java/lang/NullPointerException", thrown.c_str(), kReceiverException});
   return "";
 }
 
@@ -305,7 +330,7 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       }
     }
     if (why.empty() && inner.library) why = "changes a JDK object";  // (its receiver is no local of the loop)
-    if (why.empty() && inner.sequences) why = "calls a CharSequence method";  // (likewise)
+    if (why.empty() && inner.receivers) why = "calls code of an object it is given";  // (likewise)
     f.callees->why[key] = why;
     if (!why.empty()) return why;
     f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects};
@@ -388,7 +413,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.reads_objects = facts.objects;
   out.calls_helpers = facts.helpers;
   out.changes_library_objects = facts.library;
-  out.reads_sequences = facts.sequences;
+  out.calls_on_receivers = facts.receivers;
   return "";
 }
 

@@ -103,8 +103,8 @@ class Interpreter {
   bool worthSummarising(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
   bool storesOnlyIntoReachedArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
   bool libraryReceiversKnown(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
-  bool sequenceReceiversReached(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
-  void havocSequenceReceivers(State& s, const std::vector<Term>& reached, const std::string& base,
+  bool callReceiversReached(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
+  void havocCallReceivers(State& s, const std::vector<Term>& reached, const std::string& base,
                               const std::vector<Term>& args);
   bool elementsKnownByTheirArrays(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached);
   void havocLibraryObjects(State& s, const std::vector<Term>& reached, const std::string& base,

@@ -203,12 +203,12 @@ void Interpreter::havocLibraryObjects(State& s, const std::vector<Term>& reached
   }
 }
 
-bool Interpreter::sequenceReceiversReached(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
-  // A loop that calls CharSequence.charAt/length runs them on what its locals hold or on
+bool Interpreter::callReceiversReached(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
+  // A loop that calls CharSequence.charAt/length or Random.next* runs them on what its locals hold or on
   // elements of its arrays. The summary lets the loop change the objects its locals hold (below);
   // an element of an array of any class other than strings and boxes could be changed too
   // without the summary knowing of it: such a loop runs.
-  if (!hook.reads_sequences) return true;
+  if (!hook.calls_on_receivers) return true;
   for (Term v : reached) {
     if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
     const Object& o = deref(s, v);
@@ -217,10 +217,10 @@ bool Interpreter::sequenceReceiversReached(State& s, const LoopSummaryHook& hook
   return true;
 }
 
-void Interpreter::havocSequenceReceivers(State& s, const std::vector<Term>& reached, const std::string& base,
+void Interpreter::havocCallReceivers(State& s, const std::vector<Term>& reached, const std::string& base,
                                          const std::vector<Term>& args) {
   // Whichever way the loop ends, charAt and length may have run code of the receivers' own
-  // (an input CharSequence may be of any class): each object its locals hold that is not a
+  // (an input CharSequence or Random may be of any class): each object its locals hold that is not a
   // string or a box, or a builder made here, holds a function of the loop's arguments, the
   // same in both versions; a program object's fields are unknown functions of it, as after
   // an unmodelled call.
@@ -278,7 +278,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   if (!s.pending.empty() || !s.pending_lengths.empty()) return StepOutcome::Continue;
   if (!worthSummarising(s, *hook, *reached) || !storesOnlyIntoReachedArrays(s, *hook, *reached) ||
       !elementsKnownByTheirArrays(s, *hook, *reached) ||
-      !libraryReceiversKnown(s, *hook, *reached) || !sequenceReceiversReached(s, *hook, *reached))
+      !libraryReceiversKnown(s, *hook, *reached) || !callReceiversReached(s, *hook, *reached))
     return std::nullopt;
   std::vector<Term> args;
   std::string sig;
@@ -303,7 +303,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   explorer_.note(s, "loops of code identical in both versions are summarised by shared functions");
   if (hook->stores_arrays) havocSummarisedArrays(s, *reached, base, args);
   if (hook->changes_library_objects) havocLibraryObjects(s, *reached, base, args);
-  if (hook->reads_sequences) havocSequenceReceivers(s, *reached, base, args);
+  if (hook->calls_on_receivers) havocCallReceivers(s, *reached, base, args);
   if (k < hook->exits.size()) {
     Frame& top = s.frames.back();
     for (auto [slot, kind] : hook->writes) {

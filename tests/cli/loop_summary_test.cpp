@@ -163,6 +163,28 @@ TEST(LoopSummaries, LoopsOverACharSequenceAreSharedAndMayChangeIt) {
   EXPECT_GE(returned, 1) << reads.run.out;
 }
 
+TEST(LoopSummaries, LoopsDrawingFromARandomAreSharedAndMayChangeIt) {
+  // total: an identical loop of Random.nextInt (ArrayUtils.shuffle): EQ for any generator.
+  JsonRun same = analyse("loopseq", "Draws", "total", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  // A Counter counts its draws and only the old version draws: never EQ, and in particular not
+  // where both versions return c.draws after the old version's loop ended normally.
+  JsonRun draws = analyse("loopseq", "Draws", "draws", {});
+  ASSERT_TRUE(draws.ok) << draws.run.out << draws.run.err;
+  EXPECT_NE(draws.json["result"].string, "EQ") << draws.run.out;
+  int returned = 0;
+  for (const Json& p : draws.json["partitions"].array) {
+    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
+        p["path_condition"].string.find("c != null") == std::string::npos)
+      continue;
+    ++returned;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(returned, 1) << draws.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

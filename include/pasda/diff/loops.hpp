@@ -43,11 +43,12 @@ struct LoopSummary {
   /// (only with arrayStores): the caller requires each such receiver its reference locals hold
   /// to be exactly of its class, and makes its content a function of the loop's arguments.
   bool changes_library_objects = false;
-  /// It calls CharSequence.charAt and length on what its reference locals hold (only with
-  /// arrayStores): functions of a string's characters; on any other object unknown code, so
-  /// the caller makes such a receiver's content a function of the loop's arguments and lets
-  /// the loop throw an exception of unknown class.
-  bool reads_sequences = false;
+  /// It calls CharSequence.charAt/length or Random's next* on what its reference locals hold
+  /// (only with arrayStores): functions of a string's characters or a generator's state; on an
+  /// object of another class (a program CharSequence, a subclass of Random) unknown code, so the
+  /// caller makes each such receiver's content a function of the loop's arguments and lets the
+  /// loop throw an exception of unknown class.
+  bool calls_on_receivers = false;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is

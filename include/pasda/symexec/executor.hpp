@@ -56,7 +56,7 @@ struct LoopSummaryHook {
   bool reads_objects = false;  // it reads strings, boxes or reference arrays' elements (diff::LoopSummary)
   bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
   bool changes_library_objects = false;  // it calls BitSet/StringBuilder methods on its locals (diff::LoopSummary)
-  bool reads_sequences = false;  // it calls CharSequence.charAt/length on its locals (diff::LoopSummary)
+  bool calls_on_receivers = false;  // it calls CharSequence.charAt/length or Random.next* on its locals (diff::LoopSummary)
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

@@ -17,8 +17,10 @@
 #include "coupled_loops.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "interpreter.hpp"
+#include "pasda/symexec/affine.hpp"
 
 namespace pasda::symexec {
 
@@ -44,6 +46,80 @@ std::string slotName(const MethodInfo* m, int slot, std::uint32_t pc) {
       if (lv.index == slot && pc >= lv.start_pc && pc <= static_cast<std::uint32_t>(lv.start_pc) + lv.length) return lv.name;
   return "v" + std::to_string(slot);
 }
+
+/// `t` as an affine function of the coordinates `index` gives (x' = a · x + c), or nullopt
+/// when it is not one (a product of variables, a division, a call, another variable).
+std::optional<affine::Map::Row> affineOf(const terms::TermManager& tm, Term t,
+                                         const std::unordered_map<Term, std::size_t, terms::TermHash>& index,
+                                         std::size_t n, int depth = 0) {
+  using terms::Op;
+  if (depth > 64) return std::nullopt;
+  const terms::Node& node = tm.node(t);
+  if (!terms::isIntegral(node.sort)) return std::nullopt;
+  affine::Map::Row row{affine::Vector(n, affine::Rational(0)), affine::Rational(0)};
+  switch (node.op) {
+    case Op::Lit: {
+      const std::optional<std::int64_t> v = tm.asInteger(t);
+      if (!v) return std::nullopt;
+      row.constant = affine::Rational(*v);
+      return row;
+    }
+    case Op::Var: {
+      auto it = index.find(t);
+      if (it == index.end()) return std::nullopt;
+      row.coefficients[it->second] = 1;
+      return row;
+    }
+    case Op::Neg: {
+      auto a = affineOf(tm, node.args[0], index, n, depth + 1);
+      if (!a) return std::nullopt;
+      for (auto& x : a->coefficients) x = -x;
+      a->constant = -a->constant;
+      return a;
+    }
+    case Op::Add: case Op::Sub: {
+      auto a = affineOf(tm, node.args[0], index, n, depth + 1);
+      auto b = a ? affineOf(tm, node.args[1], index, n, depth + 1) : std::nullopt;
+      if (!b) return std::nullopt;
+      const int sign = node.op == Op::Add ? 1 : -1;
+      for (std::size_t i = 0; i < n; ++i) a->coefficients[i] += sign * b->coefficients[i];
+      a->constant += sign * b->constant;
+      return a;
+    }
+    case Op::Mul: {
+      for (int k : {0, 1}) {
+        const std::optional<std::int64_t> f = tm.asInteger(node.args[static_cast<std::size_t>(k)]);
+        if (!f) continue;
+        auto a = affineOf(tm, node.args[static_cast<std::size_t>(1 - k)], index, n, depth + 1);
+        if (!a) return std::nullopt;
+        for (auto& x : a->coefficients) x *= *f;
+        a->constant *= *f;
+        return a;
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+/// The key of a map (to try each distinct one once).
+std::string mapKey(const affine::Map& m) {
+  std::string k;
+  for (const auto& r : m.rows) {
+    if (!r) {
+      k += "?;";
+      continue;
+    }
+    for (const auto& x : r->coefficients) k += x.str() + ",";
+    k += r->constant.str() + ";";
+  }
+  return k;
+}
+
+/// Bounds of Karr's analysis: coordinates, pairs of body paths, feasibility queries.
+constexpr std::size_t kMaxAffineVariables = 24;
+constexpr std::size_t kMaxAffinePairs = 4096;
+constexpr std::size_t kMaxAffineQueries = 64;
 
 }  // namespace
 
@@ -144,11 +220,27 @@ Term LoopCoupler::instantiate(const Conjunct& k, const LoopState& st) {
     if (it == st[v].end() || !it->second) throw ExecError("coupled loops: no value of local " + std::to_string(slot));
     return it->second;
   };
+  if (k.kind == Conjunct::Kind::Formula) {
+    // The formula over the header variables, at `st`. A variable without a value here (one
+    // the loop writes before it reads, at an entry) leaves the conjunct out: a weaker relation.
+    std::vector<Term> vars;
+    tm_.collectVars(k.c, vars);
+    std::unordered_map<Term, Term, terms::TermHash> at;
+    for (Term x : vars) {
+      auto h = header_vars_.find(x);
+      if (h == header_vars_.end()) continue;
+      auto it = st[h->second.first].find(h->second.second);
+      if (it == st[h->second.first].end() || !it->second) return tm_.boolLit(true);
+      if (it->second != x) at.emplace(x, it->second);
+    }
+    return at.empty() ? k.c : tm_.substitute(k.c, at);
+  }
   const Term a = value(k.va, k.a);
   switch (k.kind) {
     case Conjunct::Kind::Constant: return tm_.same(a, k.c);
     case Conjunct::Kind::Equal: return tm_.same(a, value(k.vb, k.b));
     case Conjunct::Kind::Offset: return tm_.eq(tm_.sub(a, value(k.vb, k.b)), k.c);
+    case Conjunct::Kind::Formula: break;
   }
   return tm_.boolLit(false);
 }
@@ -171,6 +263,7 @@ std::string LoopCoupler::exploreBody(const CoupledLoop& c, Version v, Bodies& b)
                      sortOfDescriptor(kind));
     locals[static_cast<std::size_t>(slot)] = x;
     b.header[v][slot] = x;
+    header_vars_[x] = {v, slot};
   }
   ExecOptions bo;
   bo.depth_limit = kBodyDepthLimit;
@@ -410,6 +503,136 @@ bool LoopCoupler::houdini(const Bodies& b, std::vector<Conjunct>& ks, const std:
   return false;
 }
 
+std::vector<Conjunct> LoopCoupler::affineCandidates(const CoupledLoop& c, const Bodies& b,
+                                                    const std::vector<Conjunct>& initial,
+                                                    const std::vector<Conjunct>& inductive) {
+  (void)c;
+  // Coordinates: the integral loop variables of both versions.
+  std::vector<Term> coords;
+  std::unordered_map<Term, std::size_t, terms::TermHash> index;
+  std::map<std::pair<Version, int>, std::size_t> at;
+  for (Version v : kBothVersions)
+    for (const auto& [slot, x] : b.header[v])
+      if (terms::isIntegral(tm_.sort(x))) {
+        at[{v, slot}] = coords.size();
+        index[x] = coords.size();
+        coords.push_back(x);
+      }
+  const std::size_t n = coords.size();
+  if (n < 2 || n > kMaxAffineVariables) return {};
+  // The entries, as far as the initial conjuncts say.
+  std::vector<affine::Equality> entry;
+  for (const Conjunct& k : initial) {
+    auto x = at.find({k.va, k.a});
+    if (x == at.end() || k.kind == Conjunct::Kind::Formula) continue;
+    affine::Equality e{affine::Vector(n, affine::Rational(0)), affine::Rational(0)};
+    e.a[x->second] = 1;
+    if (k.kind != Conjunct::Kind::Constant) {
+      auto y = at.find({k.vb, k.b});
+      if (y == at.end() || y->second == x->second) continue;
+      e.a[y->second] = -1;
+    }
+    if (k.kind != Conjunct::Kind::Equal) {
+      const std::optional<std::int64_t> v = tm_.asInteger(k.c);
+      if (!v) continue;
+      e.c = *v;
+    }
+    entry.push_back(std::move(e));
+  }
+  // One map per distinct pair of iterations that both come back to their headers and that
+  // the inductive conjuncts found so far leave feasible.
+  const Assumed a = assume(inductive, b.header);
+  const std::vector<PathView> olds = view(b.paths[Version::kOld], a), news = view(b.paths[Version::kNew], a);
+  std::map<std::string, affine::Map> maps;
+  std::size_t pairs = 0, queries = 0;
+  for (const PathView& pv : olds) {
+    if (!pv.path->back) continue;
+    for (const PathView& qv : news) {
+      if (!qv.path->back) continue;
+      const Term pcs = tm_.land(pv.pc, qv.pc);
+      if (contradictory(pcs)) continue;
+      if (++pairs > kMaxAffinePairs) return {};
+      affine::Map m;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto& [v, slot] = header_vars_.at(coords[i]);
+        const std::map<int, Term>& post = v == Version::kOld ? pv.path->post : qv.path->post;
+        auto it = post.find(slot);
+        m.rows.push_back(it != post.end() && it->second ? affineOf(tm_, it->second, index, n) : std::nullopt);
+      }
+      std::string key = mapKey(m);
+      if (maps.count(key)) continue;
+      if (queries < kMaxAffineQueries) {
+        ++queries;
+        std::vector<Term> facts = a.facts;
+        facts.push_back(pcs);
+        if (query(facts, {}, nullptr) == solver::Status::Unsat) continue;
+      }
+      maps.emplace(std::move(key), std::move(m));
+    }
+  }
+  std::vector<affine::Map> all;
+  for (auto& [key, m] : maps) all.push_back(std::move(m));
+  const affine::Space reach = affine::closure(affine::Space::solutions(n, entry), all);
+  // Its equalities as formulas of one sort each, checked to follow from the initial conjuncts.
+  std::vector<Term> given = this->all(initial, b.header);
+  std::vector<Conjunct> out;
+  for (const affine::Equality& e : reach.equalities()) {
+    std::vector<std::size_t> support;
+    bool units = true;
+    for (std::size_t i = 0; i < n; ++i)
+      if (e.a[i] != 0) {
+        support.push_back(i);
+        units = units && (e.a[i] == 1 || e.a[i] == -1);
+      }
+    if (support.empty()) continue;
+    const Sort sort = tm_.sort(coords[support[0]]);
+    const affine::Rational lo = sort == Sort::Int ? affine::Rational(INT32_MIN) : affine::Rational(INT64_MIN);
+    const affine::Rational hi = sort == Sort::Int ? affine::Rational(INT32_MAX) : affine::Rational(INT64_MAX);
+    auto fits = [&](const affine::Rational& r) { return r >= lo && r <= hi; };
+    bool ok = fits(e.c);
+    for (std::size_t i : support) ok = ok && tm_.sort(coords[i]) == sort && fits(e.a[i]);
+    if (!ok) continue;
+    auto literal = [&](const affine::Rational& r) {
+      return tm_.lit(sort, static_cast<std::uint64_t>(static_cast<std::int64_t>(boost::multiprecision::numerator(r))));
+    };
+    // (the first coefficient is positive: the sum starts with it, negative ones subtract)
+    Term lhs;
+    for (std::size_t i : support) {
+      const affine::Rational mag = e.a[i] < 0 ? affine::Rational(-e.a[i]) : e.a[i];
+      const Term term = mag == 1 ? coords[i] : tm_.mul(literal(mag), coords[i]);
+      lhs = !lhs ? term : e.a[i] < 0 ? tm_.sub(lhs, term) : tm_.add(lhs, term);
+    }
+    // x == c and x - y == c are the ordinary kinds (whose equalities substitute); the rest
+    // are formulas.
+    Conjunct k;
+    if (units && support.size() == 1) {
+      k.kind = Conjunct::Kind::Constant;
+      k.c = literal(e.c * e.a[support[0]]);
+    } else if (units && support.size() == 2 && e.a[support[0]] != e.a[support[1]]) {
+      k.kind = e.c == 0 ? Conjunct::Kind::Equal : Conjunct::Kind::Offset;
+      if (e.c != 0) k.c = literal(e.c * e.a[support[0]]);
+    } else {
+      k.kind = Conjunct::Kind::Formula;
+      k.c = tm_.eq(lhs, literal(e.c));
+    }
+    if (k.kind != Conjunct::Kind::Formula) {
+      std::tie(k.va, k.a) = header_vars_.at(coords[support[0]]);
+      if (support.size() > 1) {
+        std::tie(k.vb, k.b) = header_vars_.at(coords[support[1]]);
+      } else {
+        k.vb = k.va;  // (as candidates() makes constants)
+        k.b = 0;
+      }
+    }
+    if (std::find(inductive.begin(), inductive.end(), k) != inductive.end()) continue;
+    std::vector<Term> facts = given;
+    facts.push_back(tm_.lnot(instantiate(k, b.header)));
+    if (query(facts, {}, nullptr) != solver::Status::Unsat) continue;
+    out.push_back(k);
+  }
+  return out;
+}
+
 bool LoopCoupler::outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks) {
   const Assumed a = assume(ks, b.header);
   const std::vector<PathView> olds = view(b.paths[Version::kOld], a), news = view(b.paths[Version::kNew], a);
@@ -445,11 +668,21 @@ std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const
                             ", new pc " + std::to_string(c.loop[Version::kNew].header_pc) + ")";
   const Bodies& b = bodies(c);
   std::vector<Conjunct> inductive = initial;
+  auto backTogether = [](const BodyPath& p, const BodyPath& q) { return p.back && q.back; };
+  // The affine equalities Karr's analysis finds (k(old) == 2 * m(new), ...) join the inductive
+  // conjuncts when they are inductive with them; anything they do not prove is dropped again.
+  auto widenAffine = [&] {
+    std::vector<Conjunct> extra = affineCandidates(c, b, initial, inductive);
+    if (extra.empty()) return;
+    std::vector<Conjunct> widened = inductive;
+    widened.insert(widened.end(), extra.begin(), extra.end());
+    if (houdini(b, widened, nullptr, backTogether)) inductive = std::move(widened);
+  };
   if (!b.failure.empty()) {
     note(where + ": not coupled: " + b.failure);
-  } else if (!houdini(b, inductive, nullptr, [](const BodyPath& p, const BodyPath& q) { return p.back && q.back; })) {
+  } else if (!houdini(b, inductive, nullptr, backTogether)) {
     note(where + ": not coupled: no inductive invariant found among the entry relations");
-  } else if (!outcomesCorrespond(b, inductive)) {
+  } else if (!(widenAffine(), outcomesCorrespond(b, inductive))) {
     note(where + ": not coupled: the loops do not run in lock step under " +
          (inductive.empty() ? std::string("any relation found") : describe(c, inductive)));
   } else {
@@ -478,6 +711,16 @@ std::string LoopCoupler::describe(const CoupledLoop& c, const std::vector<Conjun
       case Conjunct::Kind::Constant: out += name(k.va, k.a) + " == " + tm_.toString(k.c); break;
       case Conjunct::Kind::Equal: out += name(k.va, k.a) + " == " + name(k.vb, k.b); break;
       case Conjunct::Kind::Offset: out += name(k.va, k.a) + " - " + name(k.vb, k.b) + " == " + tm_.toString(k.c); break;
+      case Conjunct::Kind::Formula: {
+        std::vector<Term> vars;
+        tm_.collectVars(k.c, vars);
+        std::unordered_map<Term, Term, terms::TermHash> named;
+        for (Term x : vars)
+          if (auto h = header_vars_.find(x); h != header_vars_.end())
+            named.emplace(x, self->tm_.var(name(h->second.first, h->second.second), tm_.sort(x)));
+        out += tm_.toString(named.empty() ? k.c : self->tm_.substitute(k.c, named));
+        break;
+      }
     }
   }
   return out;

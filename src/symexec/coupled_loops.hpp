@@ -31,13 +31,14 @@ struct LoopOutcome {
 std::vector<LoopOutcome> loopOutcomes(const LoopSummaryHook& h);
 
 /// One conjunct of a coupling invariant over the variables (local slots) of two coupled loops:
-/// a == b, a - b == c, or a == c.
+/// a == b, a - b == c, a == c, or an affine equality over any of them (Formula, from Karr's
+/// analysis: a Bool term over the loops' symbolic header variables).
 struct Conjunct {
-  enum class Kind : std::uint8_t { Equal, Offset, Constant };
+  enum class Kind : std::uint8_t { Equal, Offset, Constant, Formula };
   Kind kind = Kind::Equal;
   Version va = Version::kOld, vb = Version::kNew;
-  int a = 0, b = 0;  // slots (b unused for Constant)
-  Term c;            // Offset: a - b == c; Constant: a == c
+  int a = 0, b = 0;  // slots (b unused for Constant, neither for Formula)
+  Term c;            // Offset: a - b == c; Constant: a == c; Formula: the formula
   bool operator<(const Conjunct& o) const;
   bool operator==(const Conjunct& o) const;
 };
@@ -129,6 +130,13 @@ class LoopCoupler {
                                   const std::function<bool(const BodyPath&, const BodyPath&)>& select);
   bool outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks);
   std::vector<Term> all(const std::vector<Conjunct>& ks, const LoopState& st);
+  /// The second source of candidates: the affine equalities over the loops' integral variables
+  /// that hold at the entries (as far as `initial` says) and after every pair of body
+  /// iterations that `inductive` leaves feasible (Karr's analysis), those with more than two
+  /// variables or other coefficients than 1 and -1 (the others are Equal/Offset/Constant
+  /// candidates already), each checked to follow from `initial` under the analysed arithmetic.
+  std::vector<Conjunct> affineCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
+                                         const std::vector<Conjunct>& inductive);
 
   const Program& program_;
   terms::TermManager& tm_;
@@ -136,6 +144,8 @@ class LoopCoupler {
   std::map<std::pair<const MethodInfo*, std::uint32_t>, const CoupledLoop*> at_;
   bool resolved_ = false;
   std::map<int, Bodies> bodies_;
+  /// The symbolic header variables of every explored body: (version, slot) of each.
+  std::unordered_map<Term, std::pair<Version, int>, terms::TermHash> header_vars_;
   std::map<std::pair<int, std::vector<Conjunct>>, std::optional<Proof>> proofs_;
   std::set<std::string> notes_;
 };

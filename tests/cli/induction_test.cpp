@@ -47,6 +47,32 @@ TEST_P(Induction, AReturnInsideTheLoopsReturnsEqualValuesAtTheSameIteration) { e
 
 TEST_P(Induction, AnExceptionInsideTheLoopsIsThrownAtTheSameIteration) { expectProved("divides", "s(old) == s(new)"); }
 
+TEST_P(Induction, AnAffineRelationFoundByKarrsAnalysisCouplesScaledCounters) {
+  // k += 2 against m += 1: no equality or offset relates k and m, k(old) == 2 * m(new) does.
+  expectProved("scaled", "k(old) - m(new) * 2 == 0");
+}
+
+TEST_P(Induction, AnIndexScaledByTwoIsEqOnlyWhereTwiceTheBoundCannotOverflow) {
+  // i < n against j < 2 * n with j += 2: j(new) == 2 * i(old) keeps them in lock step over
+  // unbounded integers; under Java 2 * n wraps around for |n| > 2^30 and the loops differ.
+  JsonRun j = run("strided");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  if (GetParam() == "math") {
+    EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+    EXPECT_EQ(j.json["decided_by"].string, "induction") << j.run.out;
+    EXPECT_NE(j.json["induction_note"].string.find("i(old) * 2"), std::string::npos) << j.run.out;
+  } else {
+    EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+    const std::string note = j.json["induction_note"].string;
+    EXPECT_NE(note.find("do not run in lock step"), std::string::npos) << note;
+  }
+}
+
+TEST_P(Induction, AScaledRelationThatBreaksAfterManyIterationsIsNeverEq) {
+  // m += 1 for 25 iterations, then m += 2: k(old) == 2 * m(new) holds only up to there.
+  expectNeverProved("scaledLate");
+}
+
 TEST_P(Induction, ARelationThatHoldsAtTheEntriesButIsNotInductiveIsRejected) {
   // x(old) == x(new) == 0 at the entries; after one iteration 1 vs 2.
   JsonRun j = run("drift");

@@ -116,6 +116,31 @@ std::string mapKey(const affine::Map& m) {
   return k;
 }
 
+/// The entries as affine equalities over the coordinates (`at`: (version, slot) -> index), as
+/// far as the initial equalities, offsets and constants say.
+std::vector<affine::Equality> entryEqualities(const terms::TermManager& tm, const std::vector<Conjunct>& initial,
+                                              const std::map<std::pair<Version, int>, std::size_t>& at, std::size_t n) {
+  std::vector<affine::Equality> entry;
+  for (const Conjunct& k : initial) {
+    auto x = at.find({k.va, k.a});
+    if (x == at.end() || k.kind == Conjunct::Kind::Formula) continue;
+    affine::Equality e{affine::Vector(n, affine::Rational(0)), affine::Rational(0)};
+    e.a[x->second] = 1;
+    if (k.kind != Conjunct::Kind::Constant) {
+      auto y = at.find({k.vb, k.b});
+      if (y == at.end() || y->second == x->second) continue;
+      e.a[y->second] = -1;
+    }
+    if (k.kind != Conjunct::Kind::Equal) {
+      const std::optional<std::int64_t> v = tm.asInteger(k.c);
+      if (!v) continue;
+      e.c = *v;
+    }
+    entry.push_back(std::move(e));
+  }
+  return entry;
+}
+
 /// Bounds of Karr's analysis: coordinates, pairs of body paths, pairs checked for feasibility.
 constexpr std::size_t kMaxAffineVariables = 24;
 constexpr std::size_t kMaxAffinePairs = 4096;
@@ -509,36 +534,37 @@ std::vector<Conjunct> LoopCoupler::affineCandidates(const CoupledLoop& c, const 
   (void)c;
   // Coordinates: the integral loop variables of both versions.
   std::vector<Term> coords;
-  std::unordered_map<Term, std::size_t, terms::TermHash> index;
   std::map<std::pair<Version, int>, std::size_t> at;
   for (Version v : kBothVersions)
     for (const auto& [slot, x] : b.header[v])
       if (terms::isIntegral(tm_.sort(x))) {
         at[{v, slot}] = coords.size();
-        index[x] = coords.size();
         coords.push_back(x);
       }
   const std::size_t n = coords.size();
   if (n < 2 || n > kMaxAffineVariables) return {};
-  // The entries, as far as the initial conjuncts say.
-  std::vector<affine::Equality> entry;
-  for (const Conjunct& k : initial) {
-    auto x = at.find({k.va, k.a});
-    if (x == at.end() || k.kind == Conjunct::Kind::Formula) continue;
-    affine::Equality e{affine::Vector(n, affine::Rational(0)), affine::Rational(0)};
-    e.a[x->second] = 1;
-    if (k.kind != Conjunct::Kind::Constant) {
-      auto y = at.find({k.vb, k.b});
-      if (y == at.end() || y->second == x->second) continue;
-      e.a[y->second] = -1;
-    }
-    if (k.kind != Conjunct::Kind::Equal) {
-      const std::optional<std::int64_t> v = tm_.asInteger(k.c);
-      if (!v) continue;
-      e.c = *v;
-    }
-    entry.push_back(std::move(e));
+  const std::optional<std::vector<affine::Map>> maps = iterationMaps(b, inductive, coords);
+  if (!maps) return {};
+  const affine::Space reach = affine::closure(affine::Space::solutions(n, entryEqualities(tm_, initial, at, n)), *maps);
+  // Its equalities as conjuncts, each checked to follow from the initial conjuncts.
+  const std::vector<Term> given = all(initial, b.header);
+  std::vector<Conjunct> out;
+  for (const affine::Equality& e : reach.equalities()) {
+    const std::optional<Conjunct> k = affineConjunct(e, coords);
+    if (!k || std::find(inductive.begin(), inductive.end(), *k) != inductive.end()) continue;
+    std::vector<Term> facts = given;
+    facts.push_back(tm_.lnot(instantiate(*k, b.header)));
+    if (query(facts, {}, nullptr) != solver::Status::Unsat) continue;
+    out.push_back(*k);
   }
+  return out;
+}
+
+std::optional<std::vector<affine::Map>> LoopCoupler::iterationMaps(const Bodies& b, const std::vector<Conjunct>& inductive,
+                                                                   const std::vector<Term>& coords) {
+  const std::size_t n = coords.size();
+  std::unordered_map<Term, std::size_t, terms::TermHash> index;
+  for (std::size_t i = 0; i < n; ++i) index[coords[i]] = i;
   // One map per distinct pair of iterations that both come back to their headers and that
   // the inductive conjuncts found so far leave feasible.
   const Assumed a = assume(inductive, b.header);
@@ -558,7 +584,7 @@ std::vector<Conjunct> LoopCoupler::affineCandidates(const CoupledLoop& c, const 
       if (!qv.path->back) continue;
       const Term pcs = tm_.land(pv.pc, qv.pc);
       if (contradictory(pcs)) continue;
-      if (++pairs > kMaxAffinePairs) return {};
+      if (++pairs > kMaxAffinePairs) return std::nullopt;
       affine::Map m;
       for (std::size_t i = 0; i < n; ++i) {
         const auto& [v, slot] = header_vars_.at(coords[i]);
@@ -576,31 +602,41 @@ std::vector<Conjunct> LoopCoupler::affineCandidates(const CoupledLoop& c, const 
       maps.emplace(std::move(key), std::move(m));
     }
   }
-  std::vector<affine::Map> all;
-  for (auto& [key, m] : maps) all.push_back(std::move(m));
-  const affine::Space reach = affine::closure(affine::Space::solutions(n, entry), all);
-  // Its equalities as formulas of one sort each, checked to follow from the initial conjuncts.
-  std::vector<Term> given = this->all(initial, b.header);
-  std::vector<Conjunct> out;
-  for (const affine::Equality& e : reach.equalities()) {
-    std::vector<std::size_t> support;
-    bool units = true;
-    for (std::size_t i = 0; i < n; ++i)
-      if (e.a[i] != 0) {
-        support.push_back(i);
-        units = units && (e.a[i] == 1 || e.a[i] == -1);
-      }
-    if (support.empty()) continue;
-    const Sort sort = tm_.sort(coords[support[0]]);
-    const affine::Rational lo = sort == Sort::Int ? affine::Rational(INT32_MIN) : affine::Rational(INT64_MIN);
-    const affine::Rational hi = sort == Sort::Int ? affine::Rational(INT32_MAX) : affine::Rational(INT64_MAX);
-    auto fits = [&](const affine::Rational& r) { return r >= lo && r <= hi; };
-    bool ok = fits(e.c);
-    for (std::size_t i : support) ok = ok && tm_.sort(coords[i]) == sort && fits(e.a[i]);
-    if (!ok) continue;
-    auto literal = [&](const affine::Rational& r) {
-      return tm_.lit(sort, static_cast<std::uint64_t>(static_cast<std::int64_t>(boost::multiprecision::numerator(r))));
-    };
+  std::vector<affine::Map> out;
+  for (auto& [key, m] : maps) out.push_back(std::move(m));
+  return out;
+}
+
+std::optional<Conjunct> LoopCoupler::affineConjunct(const affine::Equality& e, const std::vector<Term>& coords) {
+  std::vector<std::size_t> support;
+  bool units = true;
+  for (std::size_t i = 0; i < coords.size(); ++i)
+    if (e.a[i] != 0) {
+      support.push_back(i);
+      units = units && (e.a[i] == 1 || e.a[i] == -1);
+    }
+  if (support.empty()) return std::nullopt;
+  // One sort, coefficients and constant within its range.
+  const Sort sort = tm_.sort(coords[support[0]]);
+  const affine::Rational lo = sort == Sort::Int ? affine::Rational(INT32_MIN) : affine::Rational(INT64_MIN);
+  const affine::Rational hi = sort == Sort::Int ? affine::Rational(INT32_MAX) : affine::Rational(INT64_MAX);
+  auto fits = [&](const affine::Rational& r) { return r >= lo && r <= hi; };
+  bool ok = fits(e.c);
+  for (std::size_t i : support) ok = ok && tm_.sort(coords[i]) == sort && fits(e.a[i]);
+  if (!ok) return std::nullopt;
+  auto literal = [&](const affine::Rational& r) {
+    return tm_.lit(sort, static_cast<std::uint64_t>(static_cast<std::int64_t>(boost::multiprecision::numerator(r))));
+  };
+  // x == c and x - y == c are the ordinary kinds (whose equalities substitute); the rest
+  // are formulas.
+  Conjunct k;
+  if (units && support.size() == 1) {
+    k.kind = Conjunct::Kind::Constant;
+    k.c = literal(e.c * e.a[support[0]]);
+  } else if (units && support.size() == 2 && e.a[support[0]] != e.a[support[1]]) {
+    k.kind = e.c == 0 ? Conjunct::Kind::Equal : Conjunct::Kind::Offset;
+    if (e.c != 0) k.c = literal(e.c * e.a[support[0]]);
+  } else {
     // (the first coefficient is positive: the sum starts with it, negative ones subtract)
     Term lhs;
     for (std::size_t i : support) {
@@ -608,35 +644,18 @@ std::vector<Conjunct> LoopCoupler::affineCandidates(const CoupledLoop& c, const 
       const Term term = mag == 1 ? coords[i] : tm_.mul(literal(mag), coords[i]);
       lhs = !lhs ? term : e.a[i] < 0 ? tm_.sub(lhs, term) : tm_.add(lhs, term);
     }
-    // x == c and x - y == c are the ordinary kinds (whose equalities substitute); the rest
-    // are formulas.
-    Conjunct k;
-    if (units && support.size() == 1) {
-      k.kind = Conjunct::Kind::Constant;
-      k.c = literal(e.c * e.a[support[0]]);
-    } else if (units && support.size() == 2 && e.a[support[0]] != e.a[support[1]]) {
-      k.kind = e.c == 0 ? Conjunct::Kind::Equal : Conjunct::Kind::Offset;
-      if (e.c != 0) k.c = literal(e.c * e.a[support[0]]);
-    } else {
-      k.kind = Conjunct::Kind::Formula;
-      k.c = tm_.eq(lhs, literal(e.c));
-    }
-    if (k.kind != Conjunct::Kind::Formula) {
-      std::tie(k.va, k.a) = header_vars_.at(coords[support[0]]);
-      if (support.size() > 1) {
-        std::tie(k.vb, k.b) = header_vars_.at(coords[support[1]]);
-      } else {
-        k.vb = k.va;  // (as candidates() makes constants)
-        k.b = 0;
-      }
-    }
-    if (std::find(inductive.begin(), inductive.end(), k) != inductive.end()) continue;
-    std::vector<Term> facts = given;
-    facts.push_back(tm_.lnot(instantiate(k, b.header)));
-    if (query(facts, {}, nullptr) != solver::Status::Unsat) continue;
-    out.push_back(k);
+    k.kind = Conjunct::Kind::Formula;
+    k.c = tm_.eq(lhs, literal(e.c));
+    return k;
   }
-  return out;
+  std::tie(k.va, k.a) = header_vars_.at(coords[support[0]]);
+  if (support.size() > 1) {
+    std::tie(k.vb, k.b) = header_vars_.at(coords[support[1]]);
+  } else {
+    k.vb = k.va;  // (as candidates() makes constants)
+    k.b = 0;
+  }
+  return k;
 }
 
 bool LoopCoupler::outcomesCorrespond(const Bodies& b, const std::vector<Conjunct>& ks) {

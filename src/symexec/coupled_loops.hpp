@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/symexec/affine.hpp"
 #include "state.hpp"
 
 namespace pasda::symexec {
@@ -137,6 +138,12 @@ class LoopCoupler {
   /// candidates already), each checked to follow from `initial` under the analysed arithmetic.
   std::vector<Conjunct> affineCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
                                          const std::vector<Conjunct>& inductive);
+  /// Karr's maps: one per distinct pair of back paths of the two bodies that `inductive`
+  /// leaves feasible, over `coords` (nullopt: too many pairs).
+  std::optional<std::vector<affine::Map>> iterationMaps(const Bodies& b, const std::vector<Conjunct>& inductive,
+                                                        const std::vector<Term>& coords);
+  /// An equality over `coords` as a conjunct (nullopt: mixed sorts or out of range).
+  std::optional<Conjunct> affineConjunct(const affine::Equality& e, const std::vector<Term>& coords);
 
   const Program& program_;
   terms::TermManager& tm_;

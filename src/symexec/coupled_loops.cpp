@@ -221,6 +221,20 @@ std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopSt
   std::vector<Conjunct> out;
   for (const Var& x : vars)
     if (tm_.isLit(x.e)) out.push_back({Conjunct::Kind::Constant, x.v, x.v, x.slot, 0, x.e});
+  // Bounds within a version: a variable the loop writes against an integral one it only reads,
+  // both ways (i(new) <= n(new): what keeps `i != n` in lock step with `i < n`). Formulas over
+  // the bodies' header variables, so only once both bodies are explored.
+  const Bodies& b = bodies(c);
+  if (b.failure.empty())
+    for (const Var& w : vars)
+      for (const Var& r : vars) {
+        if (w.v != r.v || !w.written || r.written || !terms::isIntegral(tm_.sort(w.e)) || tm_.sort(w.e) != tm_.sort(r.e))
+          continue;
+        if (out.size() + 2 >= kMaxCandidates) break;
+        const Term hw = b.header[w.v].at(w.slot), hr = b.header[r.v].at(r.slot);
+        out.push_back({Conjunct::Kind::Formula, w.v, w.v, 0, 0, tm_.le(hw, hr)});
+        out.push_back({Conjunct::Kind::Formula, w.v, w.v, 0, 0, tm_.le(hr, hw)});
+      }
   const bool exactDifferences = tm_.arith() == terms::Arith::Math;
   for (std::size_t i = 0; i < vars.size(); ++i)
     for (std::size_t j = i + 1; j < vars.size(); ++j) {

@@ -73,6 +73,18 @@ TEST_P(Induction, AScaledRelationThatBreaksAfterManyIterationsIsNeverEq) {
   expectNeverProved("scaledLate");
 }
 
+TEST_P(Induction, ABoundOfTheCounterKeepsLessThanAndNotEqualInLockStep) {
+  // i < n against i != n after `if (n < 0) return 0`: i(new) <= n(new) holds at the entries
+  // (by the path condition) and after every iteration.
+  expectProved("bounded", "i(new) <= n(new)");
+}
+
+TEST_P(Induction, LessThanAgainstNotEqualWithoutTheGuardIsNeverEq) {
+  // For n < 0 the old loop does not run and the new one runs until i wraps around to n (Java)
+  // or forever (unbounded integers): no bound holds at the entry, the loops are not coupled.
+  expectNeverProved("unbounded");
+}
+
 TEST_P(Induction, ARelationThatHoldsAtTheEntriesButIsNotInductiveIsRejected) {
   // x(old) == x(new) == 0 at the entries; after one iteration 1 vs 2.
   JsonRun j = run("drift");

@@ -162,7 +162,18 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
         return false;
       }
     };
-    for (const diff::LoopSummary& l : diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf, true)) {
+    // (instance methods of the class: whether a subclass in the path overrides one, in either version)
+    auto overridable = [&shared](const jvm::MemberRef& r) {
+      auto [ro, rd] = shared->original(r.owner, r.descriptor);
+      std::lock_guard<std::mutex> g(shared->lock);
+      try {
+        return shared->oracle->overridden(ro, r.name, rd);
+      } catch (const std::exception&) {
+        return true;
+      }
+    };
+    for (const diff::LoopSummary& l :
+         diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf, true, overridable)) {
       symexec::LoopSummaryHook h;
       h.header_pc = l.header_pc;
       h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);
@@ -174,6 +185,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.exceptions = l.exceptions;
       h.stores_arrays = l.stores_arrays;
       h.field_reads = l.field_reads;
+      h.field_writes = l.field_writes;
       h.reads_objects = l.reads_objects;
       h.calls_helpers = l.calls_helpers;
       h.changes_library_objects = l.changes_library_objects;

@@ -4,11 +4,15 @@
 #include "pasda/diff/loops.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <initializer_list>
+#include <optional>
+#include <stdexcept>
 #include <map>
 #include <set>
 
 #include "helpers.hpp"
+#include "pasda/jvm/descriptor.hpp"
 #include "method_facts.hpp"
 
 namespace pasda::diff {
@@ -119,8 +123,10 @@ bool primitiveArrayDescriptor(const std::string& d) {
 
 struct Facts;
 std::string checkCallee(const jvm::MemberRef& m, Facts& f);
+std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f);
 
-/// The static helpers of a class that summarised loops may call, analysed once per method.
+/// The helpers of a class that summarised loops may call, analysed once per method: static
+/// ones, and instance ones called on an object a reference local of the loop holds.
 struct Callees {
   std::map<std::string, std::string> why;  // "name:descriptor" -> "" (callable) or why not
   struct Effects {
@@ -128,6 +134,13 @@ struct Callees {
     bool stores = false, objects = false;
   };
   std::map<std::string, Effects> effects;  // of the callable ones, their callees' included
+  std::map<std::string, std::string> instance_why;  // instance methods, likewise
+  struct InstanceEffects {
+    std::set<std::string> exceptions;
+    std::set<std::pair<std::string, std::string>> reads, writes;  // fields of the receiver (name, descriptor)
+    bool helpers = false;
+  };
+  std::map<std::string, InstanceEffects> instance_effects;
 };
 
 struct Facts {
@@ -145,10 +158,95 @@ struct Facts {
   bool receivers = false;     // calls receiverCodeCall methods (LoopSummary::calls_on_receivers)
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
+  std::set<std::tuple<int, std::string, std::string>> field_writes;
   const jvm::ClassFile* cf = nullptr;            // the method's class (for its static helpers)
   Callees* callees = nullptr;                    // its static helpers (with arrayStores)
   int call_depth = 0;
+  /// Where the operand-stack words before the instruction being checked come from
+  /// (stackOrigins: a reference local's slot or -1); null where not known (static helpers).
+  const std::vector<int>* stack = nullptr;
+  /// Analysing an instance method called on an object of the loop: it reads and writes fields
+  /// of its receiver (local 0) only.
+  bool instance_callee = false;
+  /// Whether a call of an instance method of the class may run an override (a subclass's).
+  const std::function<bool(const jvm::MemberRef&)>* overridable = nullptr;
 };
+
+/// One instruction's effect on the origins of the operand-stack words (see stackOrigins).
+/// False when the stack's shape is not known.
+bool transferOrigins(const Instruction& in, std::vector<int>& st, const std::set<int>& written) {
+  using O = Opcode;
+  const LocalAccess la = detail::localAccess(in);
+  if (la.slot >= 0 && la.load && !la.store && la.type == 'A') {
+    st.push_back(written.count(la.slot) ? -1 : la.slot);
+    return true;
+  }
+  // The dup/swap family rearranges words: [w0 .. wn-1] (top last) becomes `order` of them.
+  auto rearrange = [&st](std::size_t n, std::initializer_list<int> order) {
+    if (st.size() < n) return false;
+    const std::vector<int> w(st.end() - static_cast<std::ptrdiff_t>(n), st.end());
+    st.resize(st.size() - n);
+    for (int k : order) st.push_back(w[static_cast<std::size_t>(k)]);
+    return true;
+  };
+  switch (in.op) {
+    case O::dup: return rearrange(1, {0, 0});
+    case O::dup_x1: return rearrange(2, {1, 0, 1});
+    case O::dup_x2: return rearrange(3, {2, 0, 1, 2});
+    case O::dup2: return rearrange(2, {0, 1, 0, 1});
+    case O::dup2_x1: return rearrange(3, {1, 2, 0, 1, 2});
+    case O::dup2_x2: return rearrange(4, {2, 3, 0, 1, 2, 3});
+    case O::swap: return rearrange(2, {1, 0});
+    default: break;
+  }
+  const int pops = detail::stackPops(in), effect = detail::stackEffect(in);
+  if (pops == INT_MIN || effect == INT_MIN || pops < 0 || st.size() < static_cast<std::size_t>(pops) || pops + effect < 0)
+    return false;
+  st.resize(st.size() - static_cast<std::size_t>(pops));
+  st.insert(st.end(), static_cast<std::size_t>(pops + effect), -1);
+  return true;
+}
+
+/// Where each operand-stack word comes from before every instruction of `region` reached from
+/// `start` (where the stack is empty) along normal edges: the reference local whose load pushed
+/// it, for a local never written in the region (`written`), or -1 for any other value. nullopt
+/// when the stack's shape is not known or paths disagree on its height.
+std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
+                                                            const std::set<int>& written) {
+  std::map<int, std::vector<int>> at;
+  at[start] = {};
+  std::vector<int> work{start};
+  while (!work.empty()) {
+    const int i = work.back();
+    work.pop_back();
+    std::vector<int> st = at[i];
+    if (!transferOrigins(F.at(i), st, written)) return std::nullopt;
+    for (int t : F.succs[static_cast<std::size_t>(i)]) {
+      if (!region.count(t)) continue;
+      auto [it, fresh] = at.try_emplace(t, st);
+      if (fresh) {
+        work.push_back(t);
+        continue;
+      }
+      if (it->second.size() != st.size()) return std::nullopt;
+      bool changed = false;
+      for (std::size_t w = 0; w < st.size(); ++w)
+        if (it->second[w] != st[w] && it->second[w] != -1) {
+          it->second[w] = -1;
+          changed = true;
+        }
+      if (changed) work.push_back(t);
+    }
+  }
+  return at;
+}
+
+/// The reference local whose load pushed the operand-stack word `below` words under the top
+/// (-1: another value, or the origins are not known).
+int originOf(const Facts& f, int below) {
+  if (!f.stack || below < 0 || f.stack->size() <= static_cast<std::size_t>(below)) return -1;
+  return (*f.stack)[f.stack->size() - 1 - static_cast<std::size_t>(below)];
+}
 
 /// The exceptions an instruction of the loop may throw.
 void mayThrow(Facts& f, std::initializer_list<const char*> exceptions) {
@@ -194,10 +292,63 @@ std::string checkArrayAccess(const Instruction& in, Facts& f) {
 
 std::string callRejected(const Instruction& in) { return "calls " + in.member.owner + "." + in.member.name; }
 
+int descriptorWords(const std::string& d) { return !d.empty() && (d[0] == 'J' || d[0] == 'D') ? 2 : 1; }
+
+/// `getfield`/`putfield` (only with arrayStores): a primitive field of the object a reference
+/// local holds (one the loop never writes), or a one-dimensional primitive array field read in
+/// the loop itself. Its value at the header is an argument of the loop's functions, and a field
+/// the loop writes becomes one of them where the loop ends. In an instance helper, fields of its
+/// receiver only.
+std::string checkField(const Instruction& in, Facts& f) {
+  const bool put = in.op == Opcode::putfield;
+  const std::string& d = in.member.descriptor;
+  const std::string what = std::string(put ? "writes" : "reads") + " field " + in.member.name;
+  if (!f.array_stores || !f.stack) return std::string("instruction ") + std::string(jvm::mnemonic(in.op));
+  const bool arrayField = !put && !f.instance_callee && primitiveArrayDescriptor(d);
+  if (!primitiveDescriptor(d) && !arrayField) return what + " (a reference)";
+  const int k = originOf(f, put ? descriptorWords(d) : 0);
+  if (k < 0) return what + " (not of a local)";
+  if (f.instance_callee && k != 0) return what + " (not of its receiver)";
+  f.field_reads.insert({k, in.member.name, d});  // (written too: where the loop leaves before writing it)
+  if (put) f.field_writes.insert({k, in.member.name, d});
+  mayThrow(f, {"java/lang/NullPointerException"});
+  return "";
+}
+
+/// `invokevirtual`/`invokespecial` of an instance method of the class, on the object a
+/// reference local holds, with primitive arguments (only with arrayStores): one that runs the
+/// class's own code (no override of it in the path) and whose every instruction is one a
+/// summarised loop may hold, reading and writing fields of its receiver only
+/// (checkInstanceCallee). Its field accesses become the loop's on that local.
+std::string checkInstanceCall(const Instruction& in, Facts& f) {
+  const jvm::MemberRef& m = in.member;
+  jvm::MethodDesc d;
+  try {
+    d = jvm::parseMethodDescriptor(m.descriptor);
+  } catch (const std::invalid_argument&) {
+    return callRejected(in);
+  }
+  for (const jvm::TypeDesc& p : d.params)
+    if (p.kind == 'L' || p.kind == '[') return callRejected(in) + " (passes a reference)";
+  const int k = originOf(f, d.paramSlots());
+  if (k < 0) return callRejected(in) + " (not on a local)";
+  if (f.instance_callee && k != 0) return callRejected(in) + " (not on its receiver)";
+  if (std::string why = checkInstanceCallee(m, in.op == Opcode::invokespecial, f); !why.empty())
+    return callRejected(in) + " (" + why + ")";
+  const Callees::InstanceEffects& e = f.callees->instance_effects.at(m.name + ":" + m.descriptor);
+  f.exceptions.insert(e.exceptions.begin(), e.exceptions.end());
+  mayThrow(f, {"java/lang/NullPointerException"});
+  for (const auto& [name, desc] : e.reads) f.field_reads.insert({k, name, desc});
+  for (const auto& [name, desc] : e.writes) f.field_writes.insert({k, name, desc});
+  f.helpers = f.helpers || e.helpers;
+  return "";
+}
+
 /// `invokevirtual`: a JDK object's method that reads or changes its receiver alone, or an
 /// immutable value's getter.
 std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
   std::string thrown;
+  if (f.array_stores && f.stack && in.member.owner == f.cls) return checkInstanceCall(in, f);
   if (f.array_stores && receiverOnlyLibraryCall(in.member, thrown)) {
     f.library = true;
     f.objects = true;
@@ -272,6 +423,13 @@ std::string check(const Instruction& in, Facts& f) {
     case O::castore: case O::sastore: case O::aaload:
       return checkArrayAccess(in, f);
     case O::invokevirtual: return checkInvokeVirtual(in, f);
+    case O::invokespecial:
+      if (f.array_stores && f.stack && in.member.owner == f.cls && in.member.name != "<init>")
+        return checkInstanceCall(in, f);
+      return callRejected(in);
+    case O::getfield: case O::putfield: return checkField(in, f);
+    case O::areturn:  // (an instance helper's result: its receiver, say; nothing the loop can use)
+      return f.instance_callee ? "" : "instruction areturn";
     case O::invokeinterface: return checkInvokeInterface(in, f);
     case O::invokestatic: return checkInvokeStatic(in, f);
     case O::arraylength: mayThrow(f, {"java/lang/NullPointerException"}); return "";
@@ -342,6 +500,72 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
   return "";
 }
 
+/// An instance method of the class that a summarised loop may call on an object its reference
+/// local holds (only with arrayStores): it runs the class's own code (private, final, of a
+/// final class, called through invokespecial, or no override in the path), its parameters are
+/// primitive, it never writes local 0, and every instruction of it (and of the helpers it
+/// calls, to a depth of 8) is one a summarised loop may hold, reading and writing primitive
+/// fields of its receiver only. Its effects are cached relative to the receiver. "" when it may
+/// be called.
+std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f) {
+  if (!f.cf || !f.callees) return "not analysed";
+  const std::string key = m.name + ":" + m.descriptor;
+  if (auto it = f.callees->instance_why.find(key); it != f.callees->instance_why.end()) return it->second;
+  f.callees->instance_why[key] = "recursive";  // (while it is being analysed)
+  const jvm::Method* callee = f.cf->findMethod(m.name, m.descriptor);
+  std::string why;
+  Facts inner;
+  const bool fixed = callee && (special || (callee->access_flags & jvm::acc::Private) ||
+                                (callee->access_flags & jvm::acc::Final) || (f.cf->access_flags & jvm::acc::Final));
+  if (!callee || callee->isStatic() || !callee->code) {
+    why = "no instance code in the class";
+  } else if (!fixed && (!f.overridable || !*f.overridable || (*f.overridable)(m))) {
+    why = "an override may run";
+  } else if (f.call_depth >= 8) {
+    why = "calls nested too deep";
+  } else {
+    inner.cls = f.cls;
+    inner.pure = f.pure;
+    inner.leaf = f.leaf;
+    inner.array_stores = true;
+    inner.cf = f.cf;
+    inner.callees = f.callees;
+    inner.call_depth = f.call_depth + 1;
+    inner.instance_callee = true;
+    inner.overridable = f.overridable;
+    try {
+      const MethodFacts F = detail::analyseMethod(*f.cf, *callee);
+      std::set<int> all, written;
+      for (int i = 0; i < F.size(); ++i) {
+        all.insert(i);
+        if (const LocalAccess la = detail::localAccess(F.at(i)); la.slot >= 0 && la.store && la.type == 'A') written.insert(la.slot);
+      }
+      const auto origins = written.count(0) ? std::nullopt : stackOrigins(F, 0, all, written);
+      if (!F.depth_ok || !origins) why = "its operand stack is not known";
+      for (int i = 0; i < F.size() && why.empty(); ++i) {
+        auto o = origins->find(i);
+        if (o == origins->end()) continue;  // (unreachable)
+        inner.stack = &o->second;
+        if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) why = "an exception handler";
+        else why = check(F.at(i), inner);
+      }
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (why.empty() && (inner.library || inner.receivers || inner.objects || inner.stores))
+      why = "reaches objects other than its receiver";
+  }
+  f.callees->instance_why[key] = why;
+  if (!why.empty()) return why;
+  Callees::InstanceEffects e;
+  e.exceptions = inner.exceptions;
+  for (const auto& [slot, name, desc] : inner.field_reads) e.reads.insert({name, desc});
+  for (const auto& [slot, name, desc] : inner.field_writes) e.writes.insert({name, desc});
+  e.helpers = inner.helpers;
+  f.callees->instance_effects[key] = std::move(e);
+  return "";
+}
+
 char returnKind(Opcode op) {
   switch (op) {
     case Opcode::ireturn: return 'I';
@@ -358,28 +582,18 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   std::set<int> in(body.begin(), body.end());
   in.insert(header);
   std::set<std::uint32_t> exits;
+  // Where the operand-stack words come from (field accesses and instance calls need the
+  // reference local that holds their object).
+  std::set<int> writtenRefs;
+  for (int i : in)
+    if (const LocalAccess la = detail::localAccess(F.at(i)); la.slot >= 0 && la.store && la.type == 'A') writtenRefs.insert(la.slot);
+  const auto origins = stackOrigins(F, header, in, writtenRefs);
   for (int i : in) {
     const Instruction& insn = F.at(i);
     if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) return "inside an exception handler's range";
-    if (insn.op == Opcode::getfield && facts.array_stores) {
-      // A primitive field of the object a reference local holds, read right after the local's
-      // load (no jump lands between them): loop-invariant, as nothing in the loop writes a field.
-      // Or a one-dimensional primitive array it holds (its content is the function's argument;
-      // stores into it are havocked like those into a local's array).
-      const std::string why = "reads field " + insn.member.name + " at pc " + std::to_string(insn.pc);
-      if (!primitiveDescriptor(insn.member.descriptor) && !primitiveArrayDescriptor(insn.member.descriptor))
-        return why + " (a reference)";
-      const LocalAccess prev = i > 0 && in.count(i - 1) ? detail::localAccess(F.at(i - 1)) : LocalAccess{};
-      if (prev.slot < 0 || prev.type != 'A' || !prev.load) return why + " (not of a local)";
-      for (int j = 0; j < F.size(); ++j)
-        if (j != i - 1) {
-          const auto& succ = F.succs[static_cast<std::size_t>(j)];
-          if (std::find(succ.begin(), succ.end(), i) != succ.end()) return why + " (a jump lands on it)";
-        }
-      facts.field_reads.insert({prev.slot, insn.member.name, insn.member.descriptor});
-      facts.exceptions.insert("java/lang/NullPointerException");
-      continue;
-    }
+    facts.stack = nullptr;
+    if (origins)
+      if (auto o = origins->find(i); o != origins->end()) facts.stack = &o->second;
     if (std::string why = check(insn, facts); !why.empty()) return why + " at pc " + std::to_string(insn.pc);
     const char rk = returnKind(insn.op);
     if (rk != 'V' || insn.op == Opcode::return_) out.returns.emplace_back(insn.pc, rk);
@@ -410,6 +624,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.exceptions.assign(facts.exceptions.begin(), facts.exceptions.end());
   out.stores_arrays = facts.stores;
   out.field_reads.assign(facts.field_reads.begin(), facts.field_reads.end());
+  out.field_writes.assign(facts.field_writes.begin(), facts.field_writes.end());
   out.reads_objects = facts.objects;
   out.calls_helpers = facts.helpers;
   out.changes_library_objects = facts.library;
@@ -422,7 +637,8 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why, const std::set<std::string>* pureCalls,
                                            const std::function<bool(const jvm::MemberRef&)>& leafCall,
-                                           bool arrayStores) {
+                                           bool arrayStores,
+                                           const std::function<bool(const jvm::MemberRef&)>& overridable) {
   std::vector<LoopSummary> out;
   if (!m.code) return out;
   MethodFacts F;
@@ -446,6 +662,7 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     facts.pure = pureCalls;
     facts.leaf = &leafCall;
     facts.array_stores = arrayStores;
+    facts.overridable = &overridable;
     if (std::string no = summarise(F, header, body, facts, s); !no.empty()) {
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;

@@ -96,6 +96,63 @@ int stackEffect(const Instruction& insn) {
   return INT_MIN;
 }
 
+int stackPops(const Instruction& insn) {
+  using O = Opcode;
+  LocalAccess la = localAccess(insn);
+  if (la.slot >= 0 && insn.op != O::ret) {
+    if (insn.op == O::iinc || la.load) return 0;
+    return (la.type == 'J' || la.type == 'D') ? 2 : 1;
+  }
+  switch (insn.op) {
+    case O::iaload: case O::laload: case O::faload: case O::daload: case O::aaload: case O::baload:
+    case O::caload: case O::saload:
+      return 2;
+    case O::iastore: case O::fastore: case O::aastore: case O::bastore: case O::castore: case O::sastore: return 3;
+    case O::lastore: case O::dastore: return 4;
+    case O::pop: return 1;
+    case O::pop2: return 2;
+    case O::dup: return 1;
+    case O::dup_x1: case O::dup2: case O::swap: return 2;
+    case O::dup_x2: case O::dup2_x1: return 3;
+    case O::dup2_x2: return 4;
+    case O::iadd: case O::isub: case O::imul: case O::idiv: case O::irem: case O::iand: case O::ior:
+    case O::ixor: case O::ishl: case O::ishr: case O::iushr: case O::fadd: case O::fsub: case O::fmul:
+    case O::fdiv: case O::frem: case O::fcmpl: case O::fcmpg: case O::if_icmpeq: case O::if_icmpne:
+    case O::if_icmplt: case O::if_icmpge: case O::if_icmpgt: case O::if_icmple: case O::if_acmpeq:
+    case O::if_acmpne: case O::l2i: case O::l2f: case O::l2d: case O::d2i: case O::d2l: case O::d2f:
+    case O::lneg: case O::dneg: case O::lreturn: case O::dreturn:
+      return 2;
+    case O::lshl: case O::lshr: case O::lushr: return 3;
+    case O::ladd: case O::lsub: case O::lmul: case O::ldiv: case O::lrem: case O::land: case O::lor:
+    case O::lxor: case O::dadd: case O::dsub: case O::dmul: case O::ddiv: case O::drem: case O::lcmp:
+    case O::dcmpl: case O::dcmpg:
+      return 4;
+    case O::ineg: case O::fneg: case O::i2l: case O::i2f: case O::i2d: case O::f2i: case O::f2l: case O::f2d:
+    case O::i2b: case O::i2c: case O::i2s: case O::ifeq: case O::ifne: case O::iflt: case O::ifge:
+    case O::ifgt: case O::ifle: case O::ifnull: case O::ifnonnull: case O::tableswitch: case O::lookupswitch:
+    case O::ireturn: case O::freturn: case O::areturn: case O::athrow: case O::monitorenter:
+    case O::monitorexit: case O::arraylength: case O::checkcast: case O::instanceof: case O::newarray:
+    case O::anewarray: case O::getfield:
+      return 1;
+    case O::putfield: return 1 + typeWords(insn.member.descriptor);
+    case O::putstatic: return typeWords(insn.member.descriptor);
+    case O::multianewarray: return insn.imm;
+    case O::invokevirtual: case O::invokespecial: case O::invokestatic: case O::invokeinterface:
+    case O::invokedynamic: {
+      jvm::MethodDesc d;
+      try {
+        d = jvm::parseMethodDescriptor(insn.member.descriptor);
+      } catch (const std::invalid_argument&) {
+        return INT_MIN;
+      }
+      return d.paramSlots() + ((insn.op != O::invokestatic && insn.op != O::invokedynamic) ? 1 : 0);
+    }
+    default: break;
+  }
+  const int e = stackEffect(insn);
+  return e == INT_MIN ? INT_MIN : (e >= 0 ? 0 : INT_MIN);  // (pushes only: constants, loads, new, goto, return)
+}
+
 std::vector<std::uint32_t> branchTargets(const Instruction& insn) {
   std::vector<std::uint32_t> t;
   if (insn.op == Opcode::tableswitch || insn.op == Opcode::lookupswitch) {

@@ -53,6 +53,10 @@ std::string where(const MethodFacts& f, Version v, int i);
 /// Operand-stack effect in words of `insn` (pops+pushes), or nullopt-like INT32_MIN if unknown.
 int stackEffect(const jvm::Instruction& insn);
 
+/// Operand-stack words `insn` pops (its pushes are pops + stackEffect), or INT_MIN if unknown.
+/// The dup/swap family's rearrangements are not described by counts: see the callers.
+int stackPops(const jvm::Instruction& insn);
+
 /// Normalises instructions of two versions: constants and member references resolved, the
 /// two class names identified, local slots and branch targets left out (compared separately).
 class Normaliser {

@@ -111,6 +111,8 @@ class Interpreter {
                            const std::vector<Term>& args);
   bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached,
                             std::vector<Term>& args, std::string& sig, std::optional<StepOutcome>& stop);
+  void writeSummarisedFields(State& s, const LoopSummaryHook& hook, const std::string& base,
+                             const std::vector<Term>& args);
   void havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,
                              const std::vector<Term>& args);
   /// A coupled loop's header in the compared method (ExecOptions::coupled_loops): the old

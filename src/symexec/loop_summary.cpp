@@ -64,9 +64,9 @@ bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, co
     args.push_back(inputs_.identityOf(s, v, f.side));
     sig += 'A';
   }
-  // The primitive fields it reads of the objects its reference locals hold: their values now
-  // (nothing in the loop writes a field); 0 for a null local (the identity above says null, and
-  // the outcome function decides the NullPointerException).
+  // The primitive fields it reads (or writes) of the objects its reference locals hold: their
+  // values at the header; 0 for a null local (the identity above says null, and the outcome
+  // function decides the NullPointerException).
   // A field holding a primitive array: the identity of its content (null: null's).
   for (const auto& [slot, name, desc] : hook.field_reads) {
     Term ref = localOf(s.frames.back(), slot);
@@ -85,9 +85,10 @@ bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, co
     }
     sig += array ? 'a' : 'f';
   }
-  // A loop that stores into arrays: which of the arrays it reaches are one array is part of the
-  // function (a store through one is seen through the other only when they are one array).
-  if (hook.stores_arrays) {
+  // A loop that stores into arrays or writes fields: which of the arrays and objects it reaches
+  // are one is part of the function (a store through one is seen through the other only when
+  // they are one object).
+  if (hook.stores_arrays || !hook.field_writes.empty()) {
     sig += "|";
     for (std::size_t i = 0; i < reached.size(); ++i) {
       std::size_t first = i;
@@ -266,6 +267,33 @@ void Interpreter::havocSummarisedArrays(State& s, const std::vector<Term>& reach
   }
 }
 
+void Interpreter::writeSummarisedFields(State& s, const LoopSummaryHook& hook, const std::string& base,
+                                        const std::vector<Term>& args) {
+  // Whichever way it ends, the loop may have written the primitive fields it writes of the
+  // objects its reference locals hold: each becomes a function of its arguments, the same in
+  // both versions, named after the first of the locals holding the object (the locals' aliasing
+  // is part of the functions' names, loopSummaryArguments), so one written through two locals
+  // is one value. A null local's object was never written (the loop threw, or never used it).
+  const Frame& f = s.frames.back();
+  for (const auto& [slot, name, desc] : hook.field_writes) {
+    const Term ref = localOf(f, slot);
+    if (!ref || tm_.sort(ref) != Sort::Ref || tm_.node(ref).bits == 0) continue;
+    int first = slot;
+    for (int other : hook.ref_reads)
+      if (localOf(f, other) == ref) {
+        first = other;
+        break;
+      }
+    const char kind = desc.empty() ? 'I' : desc[0];
+    const Term v = narrowTo(tm_, kind, tm_.apply(base + ":field" + std::to_string(first) + "." + name + ":" + desc,
+                                                 terms::FunKind::Uif, sortOfDescriptor(kind), args));
+    Object& o = deref(s, ref);
+    o.fields[name] = v;
+    o.dirty = true;
+    o.ident = Term{};
+  }
+}
+
 std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   const LoopSummaryHook* hook = loopSummaryAt(s);
   if (!hook) return std::nullopt;
@@ -304,6 +332,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   if (hook->stores_arrays) havocSummarisedArrays(s, *reached, base, args);
   if (hook->changes_library_objects) havocLibraryObjects(s, *reached, base, args);
   if (hook->calls_on_receivers) havocCallReceivers(s, *reached, base, args);
+  writeSummarisedFields(s, *hook, base, args);
   if (k < hook->exits.size()) {
     Frame& top = s.frames.back();
     for (auto [slot, kind] : hook->writes) {

@@ -185,6 +185,36 @@ TEST(LoopSummaries, LoopsDrawingFromARandomAreSharedAndMayChangeIt) {
   EXPECT_GE(returned, 1) << draws.run.out;
 }
 
+TEST(LoopSummaries, LoopsWritingFieldsOfTheirObjectAreSharedAndChangeThem) {
+  // hash and equal: identical loops calling instance helpers that write fields of `this`
+  // (HashCodeBuilder.append(int[]), EqualsBuilder.append(int[], int[])): EQ for arrays of any
+  // length, which the depth limit leaves undecided without the summaries.
+  for (const char* m : {"hash", "equal"}) {
+    JsonRun same = analyse("loopseq", "Tally", m, {});
+    ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+    EXPECT_EQ(same.json["result"].string, "EQ") << m << "\n" << same.run.out;
+    EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+    JsonRun off = analyse("loopseq", "Tally", m, {"--loop-summaries", "off"});
+    ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+    EXPECT_EQ(off.json["result"].string, "MAYBE_EQ") << m << "\n" << off.run.out;
+  }
+  // after: the old version returns the field after the loop, the new one the value before.
+  // Where the loop is summarised (arrays past the bound) and returns, the field is a function
+  // of the loop's arguments, not its old value: that partition is never EQ.
+  JsonRun after = analyse("loopseq", "Tally", "after", {});
+  ASSERT_TRUE(after.ok) << after.run.out << after.run.err;
+  EXPECT_EQ(after.json["result"].string, "NEQ") << after.run.out;
+  int summarised = 0;
+  for (const Json& p : after.json["partitions"].array) {
+    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
+        p["path_condition"].string.find(":outcome(") == std::string::npos)
+      continue;
+    ++summarised;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(summarised, 1) << after.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

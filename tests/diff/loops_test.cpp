@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <tuple>
 #include <string>
 
 #include "pasda/diff/loops.hpp"
@@ -106,6 +108,40 @@ TEST(LoopsWithFields, PrimitiveAndPrimitiveArrayFieldsOfALocalAreReadAtTheHeader
   EXPECT_TRUE(summarisableLoops(*scan, *nulls, &why, nullptr, {}, true).empty());
   ASSERT_EQ(why.size(), 1u);
   EXPECT_NE(why[0].find("a reference"), std::string::npos) << why[0];
+}
+
+TEST(LoopsWithFields, InstanceHelpersOnALocalWriteItsFieldsWhenNoOverrideCanRun) {
+  // realcode/loopseq's Tally.feed calls add(int) on this in its loop, which writes this.total
+  // from this.total and this.factor; equal's loop tests this.open, which its helper writes.
+  // Tally and add are not final: summarisable only when the caller says no override runs.
+  pasda::jvm::ClassPath cp;
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopseq/old");
+  const pasda::jvm::ClassFile* tally = cp.load("realcode/loopseq/Tally");
+  ASSERT_NE(tally, nullptr);
+  const pasda::jvm::Method* feed = tally->findMethod("feed", "([I)Lrealcode/loopseq/Tally;");
+  const pasda::jvm::Method* equal = tally->findMethod("equal", "([I[I)Z");
+  ASSERT_NE(feed, nullptr);
+  ASSERT_NE(equal, nullptr);
+  auto never = [](const pasda::jvm::MemberRef&) { return false; };
+  auto always = [](const pasda::jvm::MemberRef&) { return true; };
+  auto loops = summarisableLoops(*tally, *feed, nullptr, nullptr, {}, true, never);
+  ASSERT_EQ(loops.size(), 1u);
+  using F = std::tuple<int, std::string, std::string>;
+  EXPECT_EQ(loops[0].field_writes, (std::vector<F>{{0, "total", "I"}}));
+  EXPECT_EQ(loops[0].field_reads, (std::vector<F>{{0, "factor", "I"}, {0, "total", "I"}}));
+  EXPECT_TRUE(has(loops[0].exceptions, "java/lang/NullPointerException"));
+  auto eq = summarisableLoops(*tally, *equal, nullptr, nullptr, {}, true, never);
+  ASSERT_EQ(eq.size(), 1u);
+  EXPECT_EQ(eq[0].field_writes, (std::vector<F>{{0, "open", "Z"}}));
+  for (const auto& overridable : {std::function<bool(const pasda::jvm::MemberRef&)>(always),
+                                  std::function<bool(const pasda::jvm::MemberRef&)>()}) {
+    std::vector<std::string> why;
+    EXPECT_TRUE(summarisableLoops(*tally, *feed, &why, nullptr, {}, true, overridable).empty());
+    ASSERT_EQ(why.size(), 1u);
+    EXPECT_NE(why[0].find("an override may run"), std::string::npos) << why[0];
+  }
+  // Without arrayStores (coupled loops) no field is written by a summary.
+  EXPECT_TRUE(summarisableLoops(*tally, *feed, nullptr, nullptr, {}, false, never).empty());
 }
 
 }  // namespace

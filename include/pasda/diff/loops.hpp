@@ -3,7 +3,8 @@
 // versions' runs of it, from equal states, have equal outcomes (RVT's rule for identical code).
 // This finds the loops whose reads and effects that function can describe: local variables,
 // elements and lengths of primitive arrays held in reference locals, pure arithmetic; no heap
-// writes, no allocation, no calls but pure JDK arithmetic. Depends on jvm-frontend only.
+// writes, no allocation, no calls but pure JDK arithmetic. With arrayStores, more: see
+// summarisableLoops. Depends on jvm-frontend only.
 #pragma once
 
 #include <cstdint>
@@ -29,15 +30,23 @@ struct LoopSummary {
   std::vector<std::string> exceptions;       // internal names of the exceptions it may throw
   int depth = 0;                             // how many other loops of the method enclose it
   bool stores_arrays = false;                // it stores into primitive arrays (only with arrayStores)
-  /// Primitive fields it reads through a reference local (`aload k; getfield`), loop-invariant
-  /// since it writes no field and calls nothing that could (only with arrayStores): (slot, name, descriptor).
+  /// Primitive fields it reads of the objects its reference locals hold (only with arrayStores),
+  /// itself or through the instance helpers it calls on them, and one-dimensional primitive
+  /// array fields it reads itself: (slot, name, descriptor). Their values at the header are
+  /// arguments of its functions (the written fields' too).
   std::vector<std::tuple<int, std::string, std::string>> field_reads;
+  /// Primitive fields it writes of those objects (only with arrayStores): each becomes a
+  /// function of the loop's arguments where it ends, however it ends.
+  std::vector<std::tuple<int, std::string, std::string>> field_writes;
   /// It reads immutable objects (only with arrayStores): elements of reference arrays (tested
   /// for null or read by the calls below), and String.charAt/length/isEmpty and the boxes'
   /// value getters on them or on its reference locals — functions of the objects' contents.
   bool reads_objects = false;
   /// It calls static methods of its class whose every instruction a summarised loop may hold
   /// (only with arrayStores; to a depth of 8): their reads, stores and exceptions are the loop's.
+  /// Instance methods of its class called on the objects its reference locals hold are allowed
+  /// likewise when they run the class's own code (see summarisableLoops' `overridable`) and
+  /// touch primitive fields of their receiver only: their field accesses are the loop's.
   bool calls_helpers = false;
   /// It calls methods of BitSet and StringBuilder that change or read their receiver alone
   /// (only with arrayStores): the caller requires each such receiver its reference locals hold
@@ -61,11 +70,16 @@ struct LoopSummary {
 /// (LoopSummary::stores_arrays; the caller then makes those arrays' contents functions too)
 /// and read primitive fields (and one-dimensional primitive array fields) of the objects those
 /// locals hold (LoopSummary::field_reads; the caller passes their values at the header), and
-/// read strings, boxes and reference arrays' elements (LoopSummary::reads_objects).
+/// read strings, boxes and reference arrays' elements (LoopSummary::reads_objects), and read
+/// and write primitive fields of the objects their reference locals hold (LoopSummary::field_writes).
+/// `overridable`, if given: whether a call of an instance method of the class may run another
+/// class's override of it (without it, only private and final methods, methods of a final
+/// class and invokespecial calls run known code).
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
                                            const std::set<std::string>* pureCalls = nullptr,
                                            const std::function<bool(const jvm::MemberRef&)>& leafCall = {},
-                                           bool arrayStores = false);
+                                           bool arrayStores = false,
+                                           const std::function<bool(const jvm::MemberRef&)>& overridable = {});
 
 }  // namespace pasda::diff

@@ -53,6 +53,8 @@ struct LoopSummaryHook {
   bool stores_arrays = false;  // it may store into the primitive arrays its reference locals hold
   // (ref slot, field, descriptor): primitive fields, and fields holding one-dimensional primitive arrays
   std::vector<std::tuple<int, std::string, std::string>> field_reads;
+  // (ref slot, field, descriptor): primitive fields it writes (each a function of the arguments where it ends)
+  std::vector<std::tuple<int, std::string, std::string>> field_writes;
   bool reads_objects = false;  // it reads strings, boxes or reference arrays' elements (diff::LoopSummary)
   bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
   bool changes_library_objects = false;  // it calls BitSet/StringBuilder methods on its locals (diff::LoopSummary)

@@ -43,6 +43,15 @@ bool pureJdkCall(const jvm::MemberRef& m) {
   return false;
 }
 
+/// Whether a pureJdkCall method may throw ArithmeticException: the exact arithmetic of Math
+/// (addExact, toIntExact, ...), floor and ceiling division and modulus, unsigned division of
+/// the boxes; min, max, abs, signum, the conversions and the rest never throw.
+bool mayThrowArithmetic(const jvm::MemberRef& m) {
+  for (const char* part : {"Exact", "floorDiv", "floorMod", "ceilDiv", "ceilMod", "divideUnsigned", "remainderUnsigned"})
+    if (m.name.find(part) != std::string::npos) return true;
+  return false;
+}
+
 /// Instance methods of immutable JDK value classes whose result is a function of the receiver's
 /// content and the (primitive) arguments: the characters and length of a String, the value of a
 /// box. What they may throw besides NullPointerException goes to `thrown`.
@@ -131,7 +140,7 @@ struct Callees {
   std::map<std::string, std::string> why;  // "name:descriptor" -> "" (callable) or why not
   struct Effects {
     std::set<std::string> exceptions;
-    bool stores = false, objects = false;
+    bool stores = false, objects = false, receivers = false;
   };
   std::map<std::string, Effects> effects;  // of the callable ones, their callees' included
   std::map<std::string, std::string> instance_why;  // instance methods, likewise
@@ -400,7 +409,8 @@ std::string checkInvokeStatic(const Instruction& in, Facts& f) {
     return "";
   }
   if (!pureJdkCall(m)) return callRejected(in);
-  mayThrow(f, {"java/lang/ArithmeticException"});  // (Math.toIntExact & co.)
+  if (mayThrowArithmetic(m)) mayThrow(f, {"java/lang/ArithmeticException"});
+  if (m.name == "clamp") mayThrow(f, {"java/lang/IllegalArgumentException"});  // (Math.clamp: min > max)
   return "";
 }
 
@@ -488,15 +498,17 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       }
     }
     if (why.empty() && inner.library) why = "changes a JDK object";  // (its receiver is no local of the loop)
-    if (why.empty() && inner.receivers) why = "calls code of an object it is given";  // (likewise)
+    // (CharSequence.charAt/length or Random.next* on what it is given: objects the loop
+    // reaches, which the caller lets the calls change — calls_on_receivers)
     f.callees->why[key] = why;
     if (!why.empty()) return why;
-    f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects};
+    f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects, inner.receivers};
   }
   const Callees::Effects& e = f.callees->effects.at(key);
   f.exceptions.insert(e.exceptions.begin(), e.exceptions.end());
   f.stores = f.stores || e.stores;
   f.objects = f.objects || e.objects;
+  f.receivers = f.receivers || e.receivers;
   return "";
 }
 

@@ -3,6 +3,9 @@
 // inputs under Math that survive pop(), per-check timeouts and a cross-thread interrupt.
 #include <algorithm>
 #include <chrono>
+#include <sstream>
+#include <iostream>
+#include <cstdlib>
 #include <condition_variable>
 #include <cmath>
 #include <cstring>
@@ -412,6 +415,15 @@ class Z3Solver final : public Solver {
     res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     ++checks_;
     seconds_ += res.seconds;
+    // Diagnostics: PASDA_TRACE_SOLVER=MS prints every check slower than MS milliseconds (its
+    // answer, time and assertions, in SMT-LIB) to standard error.
+    static const char* const trace = std::getenv("PASDA_TRACE_SOLVER");
+    if (trace && res.seconds * 1000.0 >= std::atof(trace)) {
+      std::ostringstream q;
+      for (const z3::expr& e : assume) q << e << "\n";
+      std::cerr << "[solver] " << (r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown") << " "
+                << res.seconds * 1000.0 << " ms" << (useFp ? " (fp)" : "") << "\n" << q.str().substr(0, 4000) << "\n";
+    }
     if (r == z3::sat) {
       res.status = Status::Sat;
     } else if (r == z3::unsat) {

@@ -209,11 +209,16 @@ bool Interpreter::callReceiversReached(State& s, const LoopSummaryHook& hook, co
   // elements of its arrays. The summary lets the loop change the objects its locals hold (below);
   // an element of an array of any class other than strings and boxes could be changed too
   // without the summary knowing of it: such a loop runs.
+  // Except a one-dimensional array past the bound: no element of it is held (reading one cuts
+  // the path), so its content is known by its identity alone, which the summary makes a
+  // function of the loop's arguments (havocCallReceivers).
   if (!hook.calls_on_receivers) return true;
   for (Term v : reached) {
     if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
     const Object& o = deref(s, v);
-    if (o.is_array && o.elem_sort == Sort::Ref && !immutableValue(elementType(o.cls))) return false;
+    if (o.is_array && o.elem_sort == Sort::Ref && !immutableValue(elementType(o.cls)) &&
+        (!o.long_length || o.cls.rfind("[[", 0) == 0))
+      return false;
   }
   return true;
 }
@@ -229,6 +234,13 @@ void Interpreter::havocCallReceivers(State& s, const std::vector<Term>& reached,
     const Term ref = reached[i];
     if (!ref || tm_.sort(ref) != Sort::Ref || tm_.node(ref).bits == 0) continue;
     Object& o = deref(s, ref);
+    if (o.is_array && o.elem_sort == Sort::Ref && o.long_length && !immutableValue(elementType(o.cls))) {
+      // Its elements (none held) may be objects whose calls changed them: its content, known by
+      // its identity, is a function of the loop's arguments.
+      o.ident = tm_.apply(base + ":elements" + std::to_string(i), terms::FunKind::Uif, Sort::Int, args);
+      o.dirty = true;
+      continue;
+    }
     if (o.is_array || (immutableValue(o.cls) && !o.havocked)) continue;
     if (changeableLibraryClass(o.cls) && o.exact_library && o.input < 0) continue;  // (a builder's charAt reads)
     const Term after = tm_.apply(base + ":sequence" + std::to_string(i), terms::FunKind::Uif, Sort::Int, args);

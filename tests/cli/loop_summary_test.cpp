@@ -215,6 +215,30 @@ TEST(LoopSummaries, LoopsWritingFieldsOfTheirObjectAreSharedAndChangeThem) {
   EXPECT_GE(summarised, 1) << after.run.out;
 }
 
+TEST(LoopSummaries, LoopsCallingCharSequencesInAnArrayPastTheBoundChangeItsContent) {
+  // any: an identical loop over a CharSequence[] whose static helper calls length() on each
+  // element (StringUtils.isAnyEmpty): EQ for arrays of any length.
+  JsonRun same = analyse("loopseq", "Blanks", "any", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  // touched: only the old version runs the loop, then both return the array. An element may be
+  // a CharSequence whose length() changes it, so where the old loop was summarised (past the
+  // bound) and returned, the array's content is a function of the loop, never EQ to the input.
+  JsonRun touched = analyse("loopseq", "Blanks", "touched", {});
+  ASSERT_TRUE(touched.ok) << touched.run.out << touched.run.err;
+  EXPECT_NE(touched.json["result"].string, "EQ") << touched.run.out;
+  int summarised = 0;
+  for (const Json& p : touched.json["partitions"].array) {
+    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
+        p["path_condition"].string.find(":outcome(") == std::string::npos)
+      continue;
+    ++summarised;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(summarised, 1) << touched.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

@@ -1,4 +1,6 @@
 // Iterations of the partition-based tools (PASDA, PRV) over the product program.
+#include <cstdlib>
+#include <iostream>
 #include "iteration.hpp"
 
 #include "pasda/diff/loops.hpp"
@@ -172,8 +174,13 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
         return true;
       }
     };
-    for (const diff::LoopSummary& l :
-         diff::summarisableLoops(m.owner->cf, *m.method, nullptr, nullptr, leaf, true, overridable)) {
+    // (PASDA_TRACE_LOOPS, for developers: why each loop of a method is not summarised, on stderr)
+    static const bool trace = std::getenv("PASDA_TRACE_LOOPS") != nullptr;
+    std::vector<std::string> why;
+    const std::vector<diff::LoopSummary> loops =
+        diff::summarisableLoops(m.owner->cf, *m.method, trace ? &why : nullptr, nullptr, leaf, true, overridable);
+    for (const std::string& w : why) std::cerr << "[loops] " << o << "." << m.name << d << ": " << w << "\n";
+    for (const diff::LoopSummary& l : loops) {
       symexec::LoopSummaryHook h;
       h.header_pc = l.header_pc;
       h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);

@@ -82,7 +82,8 @@ po::options_description describeOptions() {
                                                                   "first may take it all (the paper's)")
     ("loop-summaries", po::value<std::string>()->default_value("on"), "on: a loop of code identical in both versions "
                                                                       "(identical closure) whose reads are locals, "
-                                                                      "arrays, strings, boxes and CharSequences is replaced by functions shared "
+                                                                      "arrays, primitive fields, strings, boxes and "
+                                                                      "CharSequences is replaced by functions shared "
                                                                       "by the versions, not unrolled; off: every loop "
                                                                       "is explored")
     ("arith", po::value<std::string>()->default_value("java"), "arithmetic model of the verdict: java (bit-exact: "

@@ -133,6 +133,8 @@ bool primitiveArrayDescriptor(const std::string& d) {
 struct Facts;
 std::string checkCallee(const jvm::MemberRef& m, Facts& f);
 std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f);
+int explicitThrow(const detail::MethodFacts& F, int i, Facts& f, std::string& why,
+                  const std::function<const std::vector<int>*(int)>& stackAt);
 
 /// The helpers of a class that summarised loops may call, analysed once per method: static
 /// ones, and instance ones called on an object a reference local of the loop holds.
@@ -490,8 +492,14 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       try {
         const MethodFacts F = detail::analyseMethod(*f.cf, *callee);
         for (int i = 0; i < F.size() && why.empty(); ++i) {
-          if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) why = "an exception handler";
-          else why = check(F.at(i), inner);
+          if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) {
+            why = "an exception handler";
+          } else if (F.at(i).op == Opcode::new_) {
+            const int end = explicitThrow(F, i, inner, why, [](int) { return nullptr; });
+            if (end >= 0) i = end;
+          } else {
+            why = check(F.at(i), inner);
+          }
         }
       } catch (const std::exception& e) {
         why = e.what();
@@ -510,6 +518,92 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
   f.objects = f.objects || e.objects;
   f.receivers = f.receivers || e.receivers;
   return "";
+}
+
+/// JDK exceptions a summarised loop or helper may construct and throw itself.
+bool throwableJdkException(const std::string& cls) {
+  for (const char* c : {"IllegalArgumentException", "IllegalStateException", "IndexOutOfBoundsException",
+                        "ArrayIndexOutOfBoundsException", "StringIndexOutOfBoundsException", "ArithmeticException",
+                        "NullPointerException", "UnsupportedOperationException", "NumberFormatException"})
+    if (cls == std::string("java/lang/") + c) return true;
+  return false;
+}
+
+/// Parameters of primitives and strings only (a message built from them runs no program code).
+bool valueParams(const std::string& descriptor) {
+  try {
+    for (const jvm::TypeDesc& t : jvm::parseMethodDescriptor(descriptor).params)
+      if ((t.kind == 'L' && t.text != "Ljava/lang/String;") || t.kind == '[') return false;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
+/// An instruction that builds an exception's message from primitives and strings: a string
+/// constant, string concatenation (`invokedynamic makeConcatWithConstants`, or a StringBuilder
+/// made here, appended to and turned into a string), `String.valueOf`, the exception's `new`
+/// and constructor.
+bool messageInstruction(const Instruction& in, const std::string& exception) {
+  using O = Opcode;
+  const jvm::MemberRef& m = in.member;
+  switch (in.op) {
+    case O::ldc: case O::ldc_w: return in.constant.kind == jvm::ConstValue::Kind::String;
+    case O::invokedynamic: return m.name == "makeConcatWithConstants" && valueParams(m.descriptor);
+    case O::new_: return in.type == "java/lang/StringBuilder" || in.type == exception;
+    case O::invokespecial:
+      return (m.owner == "java/lang/StringBuilder" || m.owner == exception) && m.name == "<init>" && valueParams(m.descriptor);
+    case O::invokevirtual:
+      return m.owner == "java/lang/StringBuilder" &&
+             ((m.name == "append" && valueParams(m.descriptor)) || (m.name == "toString" && m.descriptor == "()Ljava/lang/String;"));
+    case O::invokestatic: return m.owner == "java/lang/String" && m.name == "valueOf" && valueParams(m.descriptor);
+    default: return false;
+  }
+}
+
+/// The explicit throw of a JDK exception starting at instruction `i` (`new C`): a straight
+/// line (no jump lands inside it, none leaves it) of message instructions and of what `check`
+/// accepts, ending in `athrow`, as in `throw new IllegalArgumentException("Cannot interpret '"
+/// + c + "'")`. Its exception becomes the loop's; its message is not kept, like those of the
+/// other exceptions a summary throws (the product compares exceptions by class). Returns the
+/// index of the `athrow`, or -1 (with `why`) when the code is not such a throw.
+/// `stackAt(j)`: the operand-stack origins before instruction j (or null).
+int explicitThrow(const MethodFacts& F, int i, Facts& f, std::string& why,
+                  const std::function<const std::vector<int>*(int)>& stackAt) {
+  const std::string exception = F.at(i).type;
+  if (!f.array_stores || !throwableJdkException(exception)) {
+    why = "instruction new";
+    return -1;
+  }
+  for (int j = i; j < F.size(); ++j) {
+    const Instruction& in = F.at(j);
+    if (j > i)
+      for (int k = 0; k < F.size(); ++k)
+        if (k != j - 1) {
+          const auto& succ = F.succs[static_cast<std::size_t>(k)];
+          if (std::find(succ.begin(), succ.end(), j) != succ.end()) {
+            why = "a jump lands inside the construction of an exception";
+            return -1;
+          }
+        }
+    if (in.op == Opcode::athrow) {
+      f.exceptions.insert(exception);
+      return j;
+    }
+    const auto& succ = F.succs[static_cast<std::size_t>(j)];
+    if (succ.size() != 1 || succ[0] != j + 1) {
+      why = "a branch inside the construction of an exception";
+      return -1;
+    }
+    if (messageInstruction(in, exception)) continue;
+    f.stack = stackAt(j);
+    if (std::string w = check(in, f); !w.empty()) {
+      why = w + " (building an exception)";
+      return -1;
+    }
+  }
+  why = "an exception built but not thrown";
+  return -1;
 }
 
 /// An instance method of the class that a summarised loop may call on an object its reference
@@ -554,12 +648,22 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
       }
       const auto origins = written.count(0) ? std::nullopt : stackOrigins(F, 0, all, written);
       if (!F.depth_ok || !origins) why = "its operand stack is not known";
+      auto stackAt = [&origins](int j) -> const std::vector<int>* {
+        auto o = origins->find(j);
+        return o == origins->end() ? nullptr : &o->second;
+      };
       for (int i = 0; i < F.size() && why.empty(); ++i) {
         auto o = origins->find(i);
         if (o == origins->end()) continue;  // (unreachable)
         inner.stack = &o->second;
-        if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) why = "an exception handler";
-        else why = check(F.at(i), inner);
+        if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) {
+          why = "an exception handler";
+        } else if (F.at(i).op == Opcode::new_) {
+          const int end = explicitThrow(F, i, inner, why, stackAt);
+          if (end >= 0) i = end;
+        } else {
+          why = check(F.at(i), inner);
+        }
       }
     } catch (const std::exception& e) {
       why = e.what();
@@ -600,12 +704,25 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   for (int i : in)
     if (const LocalAccess la = detail::localAccess(F.at(i)); la.slot >= 0 && la.store && la.type == 'A') writtenRefs.insert(la.slot);
   const auto origins = stackOrigins(F, header, in, writtenRefs);
+  auto stackAt = [&origins](int j) -> const std::vector<int>* {
+    if (!origins) return nullptr;
+    auto o = origins->find(j);
+    return o == origins->end() ? nullptr : &o->second;
+  };
+  int thrownUpTo = -1;  // the instructions of an explicit throw, checked with its `new`
   for (int i : in) {
+    if (i <= thrownUpTo) continue;
     const Instruction& insn = F.at(i);
     if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) return "inside an exception handler's range";
-    facts.stack = nullptr;
-    if (origins)
-      if (auto o = origins->find(i); o != origins->end()) facts.stack = &o->second;
+    facts.stack = stackAt(i);
+    if (insn.op == Opcode::new_) {
+      std::string why;
+      thrownUpTo = explicitThrow(F, i, facts, why, stackAt);
+      if (thrownUpTo < 0) return why + " at pc " + std::to_string(insn.pc);
+      for (int j = i; j <= thrownUpTo; ++j)
+        if (!in.count(j)) return "an exception built outside the loop at pc " + std::to_string(insn.pc);
+      continue;
+    }
     if (std::string why = check(insn, facts); !why.empty()) return why + " at pc " + std::to_string(insn.pc);
     const char rk = returnKind(insn.op);
     if (rk != 'V' || insn.op == Opcode::return_) out.returns.emplace_back(insn.pc, rk);

@@ -239,6 +239,33 @@ TEST(LoopSummaries, LoopsCallingCharSequencesInAnArrayPastTheBoundChangeItsConte
   EXPECT_GE(summarised, 1) << touched.run.out;
 }
 
+TEST(LoopSummaries, ExceptionsHelpersBuildAndThrowAreOutcomesOfTheLoop) {
+  // value: an identical loop whose helpers throw exceptions they build, with a message made by
+  // string concatenation (digit) and by a StringBuilder (check): summarised, EQ.
+  JsonRun same = analyse("loopseq", "Hex", "value", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  // lenient: the new version catches IllegalArgumentException. Where the summarised loop
+  // throws it, the old version throws and the new one returns: never EQ. Both exceptions the
+  // helpers build are among the loop's outcomes.
+  JsonRun lenient = analyse("loopseq", "Hex", "lenient", {});
+  ASSERT_TRUE(lenient.ok) << lenient.run.out << lenient.run.err;
+  EXPECT_NE(lenient.json["result"].string, "EQ") << lenient.run.out;
+  int caught = 0, state = 0;
+  for (const Json& p : lenient.json["partitions"].array) {
+    if (p["path_condition"].string.find(":outcome(") == std::string::npos) continue;
+    const std::string thrown = p["effect_old"]["kind"].string == "throw" ? p["effect_old"]["exception"].string : "";
+    if (thrown == "java.lang.IllegalStateException") ++state;
+    if (thrown != "java.lang.IllegalArgumentException") continue;
+    ++caught;
+    EXPECT_EQ(p["effect_new"]["kind"].string, "return") << p["path_condition"].string;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(caught, 1) << lenient.run.out;
+  EXPECT_GE(state, 1) << lenient.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

@@ -197,6 +197,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.calls_helpers = l.calls_helpers;
       h.changes_library_objects = l.changes_library_objects;
       h.calls_on_receivers = l.calls_on_receivers;
+      h.iae_from_lengths_only = l.iae_from_lengths_only;
       hooks.push_back(std::move(h));
     }
     return hooks;

@@ -142,14 +142,14 @@ struct Callees {
   std::map<std::string, std::string> why;  // "name:descriptor" -> "" (callable) or why not
   struct Effects {
     std::set<std::string> exceptions;
-    bool stores = false, objects = false, receivers = false;
+    bool stores = false, objects = false, receivers = false, other_iae = false;
   };
   std::map<std::string, Effects> effects;  // of the callable ones, their callees' included
   std::map<std::string, std::string> instance_why;  // instance methods, likewise
   struct InstanceEffects {
     std::set<std::string> exceptions;
     std::set<std::pair<std::string, std::string>> reads, writes;  // fields of the receiver (name, descriptor)
-    bool helpers = false;
+    bool helpers = false, other_iae = false;
   };
   std::map<std::string, InstanceEffects> instance_effects;
 };
@@ -167,6 +167,7 @@ struct Facts {
   bool helpers = false;       // calls static helpers of its class (checkCallee)
   bool library = false;       // calls receiverOnlyLibraryCall methods
   bool receivers = false;     // calls receiverCodeCall methods (LoopSummary::calls_on_receivers)
+  bool other_iae = false;     // may throw IllegalArgumentException other than Array.getLength's
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
   std::set<std::tuple<int, std::string, std::string>> field_reads;
   std::set<std::tuple<int, std::string, std::string>> field_writes;
@@ -352,6 +353,7 @@ std::string checkInstanceCall(const Instruction& in, Facts& f) {
   for (const auto& [name, desc] : e.reads) f.field_reads.insert({k, name, desc});
   for (const auto& [name, desc] : e.writes) f.field_writes.insert({k, name, desc});
   f.helpers = f.helpers || e.helpers;
+  f.other_iae = f.other_iae || e.other_iae;
   return "";
 }
 
@@ -370,6 +372,7 @@ std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
     f.objects = true;
     f.receivers = true;
     mayThrow(f, {"java/lang/NullPointerException", thrown.c_str(), kReceiverException});
+    f.other_iae = true;  // (Random.nextInt(bound))
     return "";
   }
   if (!f.array_stores || !immutableValueCall(in.member, thrown)) return callRejected(in);
@@ -388,6 +391,7 @@ std::string checkInvokeInterface(const Instruction& in, Facts& f) {
   f.objects = true;
   f.receivers = true;
   mayThrow(f, {"java/lang/NullPointerException", thrown.c_str(), kReceiverException});
+  f.other_iae = true;
   return "";
 }
 
@@ -412,7 +416,10 @@ std::string checkInvokeStatic(const Instruction& in, Facts& f) {
   }
   if (!pureJdkCall(m)) return callRejected(in);
   if (mayThrowArithmetic(m)) mayThrow(f, {"java/lang/ArithmeticException"});
-  if (m.name == "clamp") mayThrow(f, {"java/lang/IllegalArgumentException"});  // (Math.clamp: min > max)
+  if (m.name == "clamp") {  // (Math.clamp: min > max)
+    mayThrow(f, {"java/lang/IllegalArgumentException"});
+    f.other_iae = true;
+  }
   return "";
 }
 
@@ -510,21 +517,23 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
     // reaches, which the caller lets the calls change — calls_on_receivers)
     f.callees->why[key] = why;
     if (!why.empty()) return why;
-    f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects, inner.receivers};
+    f.callees->effects[key] = {inner.exceptions, inner.stores, inner.objects, inner.receivers, inner.other_iae};
   }
   const Callees::Effects& e = f.callees->effects.at(key);
   f.exceptions.insert(e.exceptions.begin(), e.exceptions.end());
   f.stores = f.stores || e.stores;
   f.objects = f.objects || e.objects;
   f.receivers = f.receivers || e.receivers;
+  f.other_iae = f.other_iae || e.other_iae;
   return "";
 }
 
 /// JDK exceptions a summarised loop or helper may construct and throw itself.
 bool throwableJdkException(const std::string& cls) {
+  // (not NullPointerException: the summaries take it for a null dereference, LoopSummary)
   for (const char* c : {"IllegalArgumentException", "IllegalStateException", "IndexOutOfBoundsException",
                         "ArrayIndexOutOfBoundsException", "StringIndexOutOfBoundsException", "ArithmeticException",
-                        "NullPointerException", "UnsupportedOperationException", "NumberFormatException"})
+                        "UnsupportedOperationException", "NumberFormatException"})
     if (cls == std::string("java/lang/") + c) return true;
   return false;
 }
@@ -588,6 +597,7 @@ int explicitThrow(const MethodFacts& F, int i, Facts& f, std::string& why,
         }
     if (in.op == Opcode::athrow) {
       f.exceptions.insert(exception);
+      if (exception == "java/lang/IllegalArgumentException") f.other_iae = true;
       return j;
     }
     const auto& succ = F.succs[static_cast<std::size_t>(j)];
@@ -678,6 +688,7 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
   for (const auto& [slot, name, desc] : inner.field_reads) e.reads.insert({name, desc});
   for (const auto& [slot, name, desc] : inner.field_writes) e.writes.insert({name, desc});
   e.helpers = inner.helpers;
+  e.other_iae = inner.other_iae;
   f.callees->instance_effects[key] = std::move(e);
   return "";
 }
@@ -758,6 +769,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.calls_helpers = facts.helpers;
   out.changes_library_objects = facts.library;
   out.calls_on_receivers = facts.receivers;
+  out.iae_from_lengths_only = !facts.other_iae;
   return "";
 }
 

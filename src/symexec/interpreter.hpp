@@ -111,6 +111,7 @@ class Interpreter {
                            const std::vector<Term>& args);
   bool loopSummaryArguments(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached,
                             std::vector<Term>& args, std::string& sig, std::optional<StepOutcome>& stop);
+  std::vector<std::string> possibleExceptions(State& s, const LoopSummaryHook& hook, std::string& sig);
   void writeSummarisedFields(State& s, const LoopSummaryHook& hook, const std::string& base,
                              const std::vector<Term>& args);
   void havocSummarisedArrays(State& s, const std::vector<Term>& reached, const std::string& base,

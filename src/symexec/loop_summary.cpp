@@ -3,6 +3,8 @@
 // what it reads — the same functions in both versions, so equal states give equal outcomes.
 #include "interpreter.hpp"
 
+#include <algorithm>
+
 namespace pasda::symexec {
 
 namespace {
@@ -306,6 +308,41 @@ void Interpreter::writeSummarisedFields(State& s, const LoopSummaryHook& hook, c
   }
 }
 
+std::vector<std::string> Interpreter::possibleExceptions(State& s, const LoopSummaryHook& hook, std::string& sig) {
+  // The loop's exceptions, less those its state rules out: with every reference local holding
+  // a non-null object (and no element, array field or library object read, which may be
+  // null), no NullPointerException — a summarised loop's NPE is always a null dereference of
+  // what it reaches; with every one holding an array as well, no IllegalArgumentException where
+  // only Array.getLength could throw it. Which were left out is part of the functions' names
+  // (`sig`), so two states that decide differently share no function.
+  std::vector<std::string> out = hook.exceptions;
+  const Frame& f = s.frames.back();
+  bool nonNull = !hook.reads_objects && !hook.calls_on_receivers && !hook.changes_library_objects;
+  for (const auto& field : hook.field_reads)
+    if (!std::get<2>(field).empty() && std::get<2>(field)[0] == '[') nonNull = false;
+  bool arrays = true;
+  for (int slot : hook.ref_reads) {
+    const Term v = localOf(f, slot);
+    if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) {
+      nonNull = false;
+      arrays = false;
+      continue;
+    }
+    const Object& o = deref(s, v);
+    if (o.maybe_null) nonNull = false;
+    if (!o.is_array || o.opaque) arrays = false;
+  }
+  auto drop = [&out, &sig](const char* cls, char mark) {
+    auto it = std::find(out.begin(), out.end(), cls);
+    if (it == out.end()) return;
+    out.erase(it);
+    sig += mark;
+  };
+  if (nonNull) drop("java/lang/NullPointerException", 'n');
+  if (nonNull && arrays && hook.iae_from_lengths_only) drop("java/lang/IllegalArgumentException", 'i');
+  return out;
+}
+
 std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   const LoopSummaryHook* hook = loopSummaryAt(s);
   if (!hook) return std::nullopt;
@@ -324,9 +361,10 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   std::string sig;
   std::optional<StepOutcome> stop;
   if (!loopSummaryArguments(s, *hook, *reached, args, sig, stop)) return stop;
+  const std::vector<std::string> exceptions = possibleExceptions(s, *hook, sig);
   const std::string base = hook->fn + "(" + sig + ")";
   // Which way it ends: exit k, return r, or exception x, in that order.
-  const std::size_t n = hook->exits.size() + hook->returns.size() + hook->exceptions.size();
+  const std::size_t n = hook->exits.size() + hook->returns.size() + exceptions.size();
   if (n == 0) return std::nullopt;
   std::size_t k = n - 1;
   if (n > 1) {
@@ -362,7 +400,7 @@ std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
     return returnFrom(s, tm_.apply(base + ":return@" + std::to_string(retPc), terms::FunKind::Uif,
                                    sortOfDescriptor(kind), args));
   }
-  return throwNew(s, hook->exceptions[k - hook->returns.size()]);
+  return throwNew(s, exceptions[k - hook->returns.size()]);
 }
 
 }  // namespace pasda::symexec

@@ -58,6 +58,10 @@ struct LoopSummary {
   /// caller makes each such receiver's content a function of the loop's arguments and lets the
   /// loop throw an exception of unknown class.
   bool calls_on_receivers = false;
+  /// The IllegalArgumentException it may throw comes only from Array.getLength on what is not
+  /// an array. (Its NullPointerException always comes from dereferencing a null reference:
+  /// it never throws one it builds.)
+  bool iae_from_lengths_only = true;
 };
 
 /// The summarisable loops of `m` (outermost loops first; a loop inside a summarised one is

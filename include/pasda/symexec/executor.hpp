@@ -59,6 +59,7 @@ struct LoopSummaryHook {
   bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
   bool changes_library_objects = false;  // it calls BitSet/StringBuilder methods on its locals (diff::LoopSummary)
   bool calls_on_receivers = false;  // it calls CharSequence.charAt/length or Random.next* on its locals (diff::LoopSummary)
+  bool iae_from_lengths_only = true;  // its IllegalArgumentException comes from Array.getLength only (diff::LoopSummary)
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

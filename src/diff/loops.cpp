@@ -184,75 +184,6 @@ struct Facts {
   const std::function<bool(const jvm::MemberRef&)>* overridable = nullptr;
 };
 
-/// One instruction's effect on the origins of the operand-stack words (see stackOrigins).
-/// False when the stack's shape is not known.
-bool transferOrigins(const Instruction& in, std::vector<int>& st, const std::set<int>& written) {
-  using O = Opcode;
-  const LocalAccess la = detail::localAccess(in);
-  if (la.slot >= 0 && la.load && !la.store && la.type == 'A') {
-    st.push_back(written.count(la.slot) ? -1 : la.slot);
-    return true;
-  }
-  // The dup/swap family rearranges words: [w0 .. wn-1] (top last) becomes `order` of them.
-  auto rearrange = [&st](std::size_t n, std::initializer_list<int> order) {
-    if (st.size() < n) return false;
-    const std::vector<int> w(st.end() - static_cast<std::ptrdiff_t>(n), st.end());
-    st.resize(st.size() - n);
-    for (int k : order) st.push_back(w[static_cast<std::size_t>(k)]);
-    return true;
-  };
-  switch (in.op) {
-    case O::dup: return rearrange(1, {0, 0});
-    case O::dup_x1: return rearrange(2, {1, 0, 1});
-    case O::dup_x2: return rearrange(3, {2, 0, 1, 2});
-    case O::dup2: return rearrange(2, {0, 1, 0, 1});
-    case O::dup2_x1: return rearrange(3, {1, 2, 0, 1, 2});
-    case O::dup2_x2: return rearrange(4, {2, 3, 0, 1, 2, 3});
-    case O::swap: return rearrange(2, {1, 0});
-    default: break;
-  }
-  const int pops = detail::stackPops(in), effect = detail::stackEffect(in);
-  if (pops == INT_MIN || effect == INT_MIN || pops < 0 || st.size() < static_cast<std::size_t>(pops) || pops + effect < 0)
-    return false;
-  st.resize(st.size() - static_cast<std::size_t>(pops));
-  st.insert(st.end(), static_cast<std::size_t>(pops + effect), -1);
-  return true;
-}
-
-/// Where each operand-stack word comes from before every instruction of `region` reached from
-/// `start` (where the stack is empty) along normal edges: the reference local whose load pushed
-/// it, for a local never written in the region (`written`), or -1 for any other value. nullopt
-/// when the stack's shape is not known or paths disagree on its height.
-std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
-                                                            const std::set<int>& written) {
-  std::map<int, std::vector<int>> at;
-  at[start] = {};
-  std::vector<int> work{start};
-  while (!work.empty()) {
-    const int i = work.back();
-    work.pop_back();
-    std::vector<int> st = at[i];
-    if (!transferOrigins(F.at(i), st, written)) return std::nullopt;
-    for (int t : F.succs[static_cast<std::size_t>(i)]) {
-      if (!region.count(t)) continue;
-      auto [it, fresh] = at.try_emplace(t, st);
-      if (fresh) {
-        work.push_back(t);
-        continue;
-      }
-      if (it->second.size() != st.size()) return std::nullopt;
-      bool changed = false;
-      for (std::size_t w = 0; w < st.size(); ++w)
-        if (it->second[w] != st[w] && it->second[w] != -1) {
-          it->second[w] = -1;
-          changed = true;
-        }
-      if (changed) work.push_back(t);
-    }
-  }
-  return at;
-}
-
 /// The reference local whose load pushed the operand-stack word `below` words under the top
 /// (-1: another value, or the origins are not known).
 int originOf(const Facts& f, int below) {
@@ -469,6 +400,31 @@ std::string check(const Instruction& in, Facts& f) {
   return std::string("instruction ") + std::string(jvm::mnemonic(in.op));
 }
 
+/// Every instruction of a helper's code checked into `inner` (its explicit throws as a whole):
+/// "" when all may be in a summarised loop. With `origins` (an instance helper), the operand
+/// stack's origins before each instruction, and unreachable code is skipped.
+std::string checkHelper(const MethodFacts& F, Facts& inner, const std::map<int, std::vector<int>>* origins) {
+  auto stackAt = [origins](int j) -> const std::vector<int>* {
+    if (!origins) return nullptr;
+    auto o = origins->find(j);
+    return o == origins->end() ? nullptr : &o->second;
+  };
+  std::string why;
+  for (int i = 0; i < F.size() && why.empty(); ++i) {
+    inner.stack = stackAt(i);
+    if (origins && !inner.stack) continue;  // (unreachable)
+    if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) {
+      why = "an exception handler";
+    } else if (F.at(i).op == Opcode::new_) {
+      const int end = explicitThrow(F, i, inner, why, stackAt);
+      if (end >= 0) i = end;
+    } else {
+      why = check(F.at(i), inner);
+    }
+  }
+  return why;
+}
+
 /// A static helper of the method's class that a summarised loop may call (only with
 /// arrayStores): every instruction of it (and of the helpers it calls, to a depth of 8) is one a
 /// summarised loop may hold, so what it reads is what its arguments reach — the loop's locals,
@@ -498,16 +454,7 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       inner.call_depth = f.call_depth + 1;
       try {
         const MethodFacts F = detail::analyseMethod(*f.cf, *callee);
-        for (int i = 0; i < F.size() && why.empty(); ++i) {
-          if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) {
-            why = "an exception handler";
-          } else if (F.at(i).op == Opcode::new_) {
-            const int end = explicitThrow(F, i, inner, why, [](int) { return nullptr; });
-            if (end >= 0) i = end;
-          } else {
-            why = check(F.at(i), inner);
-          }
-        }
+        why = checkHelper(F, inner, nullptr);
       } catch (const std::exception& e) {
         why = e.what();
       }
@@ -656,25 +603,9 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
         all.insert(i);
         if (const LocalAccess la = detail::localAccess(F.at(i)); la.slot >= 0 && la.store && la.type == 'A') written.insert(la.slot);
       }
-      const auto origins = written.count(0) ? std::nullopt : stackOrigins(F, 0, all, written);
+      const auto origins = written.count(0) ? std::nullopt : detail::stackOrigins(F, 0, all, written);
       if (!F.depth_ok || !origins) why = "its operand stack is not known";
-      auto stackAt = [&origins](int j) -> const std::vector<int>* {
-        auto o = origins->find(j);
-        return o == origins->end() ? nullptr : &o->second;
-      };
-      for (int i = 0; i < F.size() && why.empty(); ++i) {
-        auto o = origins->find(i);
-        if (o == origins->end()) continue;  // (unreachable)
-        inner.stack = &o->second;
-        if (!F.handler_succs[static_cast<std::size_t>(i)].empty()) {
-          why = "an exception handler";
-        } else if (F.at(i).op == Opcode::new_) {
-          const int end = explicitThrow(F, i, inner, why, stackAt);
-          if (end >= 0) i = end;
-        } else {
-          why = check(F.at(i), inner);
-        }
-      }
+      else why = checkHelper(F, inner, &*origins);
     } catch (const std::exception& e) {
       why = e.what();
     }
@@ -714,7 +645,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   std::set<int> writtenRefs;
   for (int i : in)
     if (const LocalAccess la = detail::localAccess(F.at(i)); la.slot >= 0 && la.store && la.type == 'A') writtenRefs.insert(la.slot);
-  const auto origins = stackOrigins(F, header, in, writtenRefs);
+  const auto origins = detail::stackOrigins(F, header, in, writtenRefs);
   auto stackAt = [&origins](int j) -> const std::vector<int>* {
     if (!origins) return nullptr;
     auto o = origins->find(j);

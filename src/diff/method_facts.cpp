@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <deque>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -151,6 +153,75 @@ int stackPops(const Instruction& insn) {
   }
   const int e = stackEffect(insn);
   return e == INT_MIN ? INT_MIN : (e >= 0 ? 0 : INT_MIN);  // (pushes only: constants, loads, new, goto, return)
+}
+
+namespace {
+
+/// One instruction's effect on the origins of the operand-stack words (see stackOrigins).
+/// False when the stack's shape is not known.
+bool transferOrigins(const Instruction& in, std::vector<int>& st, const std::set<int>& written) {
+  using O = Opcode;
+  const LocalAccess la = localAccess(in);
+  if (la.slot >= 0 && la.load && !la.store && la.type == 'A') {
+    st.push_back(written.count(la.slot) ? -1 : la.slot);
+    return true;
+  }
+  // The dup/swap family rearranges words: [w0 .. wn-1] (top last) becomes `order` of them.
+  auto rearrange = [&st](std::size_t n, std::initializer_list<int> order) {
+    if (st.size() < n) return false;
+    const std::vector<int> w(st.end() - static_cast<std::ptrdiff_t>(n), st.end());
+    st.resize(st.size() - n);
+    for (int k : order) st.push_back(w[static_cast<std::size_t>(k)]);
+    return true;
+  };
+  switch (in.op) {
+    case O::dup: return rearrange(1, {0, 0});
+    case O::dup_x1: return rearrange(2, {1, 0, 1});
+    case O::dup_x2: return rearrange(3, {2, 0, 1, 2});
+    case O::dup2: return rearrange(2, {0, 1, 0, 1});
+    case O::dup2_x1: return rearrange(3, {1, 2, 0, 1, 2});
+    case O::dup2_x2: return rearrange(4, {2, 3, 0, 1, 2, 3});
+    case O::swap: return rearrange(2, {1, 0});
+    default: break;
+  }
+  const int pops = stackPops(in), effect = stackEffect(in);
+  if (pops == INT_MIN || effect == INT_MIN || pops < 0 || st.size() < static_cast<std::size_t>(pops) || pops + effect < 0)
+    return false;
+  st.resize(st.size() - static_cast<std::size_t>(pops));
+  st.insert(st.end(), static_cast<std::size_t>(pops + effect), -1);
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
+                                                            const std::set<int>& written) {
+  std::map<int, std::vector<int>> at;
+  at[start] = {};
+  std::vector<int> work{start};
+  while (!work.empty()) {
+    const int i = work.back();
+    work.pop_back();
+    std::vector<int> st = at[i];
+    if (!transferOrigins(F.at(i), st, written)) return std::nullopt;
+    for (int t : F.succs[static_cast<std::size_t>(i)]) {
+      if (!region.count(t)) continue;
+      auto [it, fresh] = at.try_emplace(t, st);
+      if (fresh) {
+        work.push_back(t);
+        continue;
+      }
+      if (it->second.size() != st.size()) return std::nullopt;
+      bool changed = false;
+      for (std::size_t w = 0; w < st.size(); ++w)
+        if (it->second[w] != st[w] && it->second[w] != -1) {
+          it->second[w] = -1;
+          changed = true;
+        }
+      if (changed) work.push_back(t);
+    }
+  }
+  return at;
 }
 
 std::vector<std::uint32_t> branchTargets(const Instruction& insn) {

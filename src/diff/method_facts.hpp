@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -56,6 +57,13 @@ int stackEffect(const jvm::Instruction& insn);
 /// Operand-stack words `insn` pops (its pushes are pops + stackEffect), or INT_MIN if unknown.
 /// The dup/swap family's rearrangements are not described by counts: see the callers.
 int stackPops(const jvm::Instruction& insn);
+
+/// Where each operand-stack word comes from before every instruction of `region` reached from
+/// `start` (where the stack is empty) along normal edges: the reference local whose load pushed
+/// it, for a local never written in the region (`written`), or -1 for any other value. nullopt
+/// when the stack's shape is not known or paths disagree on its height.
+std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
+                                                            const std::set<int>& written);
 
 /// Normalises instructions of two versions: constants and member references resolved, the
 /// two class names identified, local slots and branch targets left out (compared separately).

@@ -688,66 +688,14 @@ class Z3Solver final : public Solver {
   }
 
   std::optional<Term> toLiteralIn(const z3::expr& val, Sort s, std::string& text, bool java) {
+    if (s != Sort::Ref) return detail::literalOfValue(tm_, val, s, text, java);
     text.clear();
-    z3::context& ctx_ = val.ctx();  // the value's own context (math first has its own)
-    switch (s) {
-      case Sort::Bool:
-        if (val.is_true()) return tm_.boolLit(true);
-        if (val.is_false()) return tm_.boolLit(false);
-        break;
-      case Sort::Int: case Sort::Long: {
-        if (!val.is_numeral()) break;
-        if (java) {
-          std::uint64_t bits = 0;
-          if (val.is_numeral_u64(bits)) return tm_.lit(s, bits);
-          break;
-        }
-        std::int64_t v = 0;
-        if (val.is_numeral_i64(v)) return tm_.lit(s, static_cast<std::uint64_t>(v));
-        text = Z3_get_numeral_string(ctx_, val);  // beyond int64: only the exact text
-        return std::nullopt;
-      }
-      case Sort::Float: case Sort::Double: {
-        unsigned w = s == Sort::Float ? 32 : 64;
-        if (java) {
-          if (Z3_fpa_is_numeral_nan(ctx_, val)) return s == Sort::Float ? tm_.lit(s, 0x7FC00000ull) : tm_.lit(s, 0x7FF8000000000000ull);
-          std::uint64_t bits = 0;
-          z3::expr bv = val.mk_to_ieee_bv().simplify();
-          if (bv.is_numeral_u64(bits)) return tm_.lit(s, bits);
-          break;
-        }
-        z3::sort fs = s == Sort::Float ? ctx_.fpa_sort(8, 24) : ctx_.fpa_sort(11, 53);
-        if (val.is_algebraic()) {
-          std::string dec = val.get_decimal_string(25);
-          if (!dec.empty() && dec.back() == '?') dec.pop_back();
-          text = val.to_string();
-          double d = std::strtod(dec.c_str(), nullptr);
-          return s == Sort::Float ? tm_.floatLit(static_cast<float>(d)) : tm_.doubleLit(d);
-        }
-        if (!val.is_numeral()) break;
-        // Nearest float/double, rounded by Z3 itself (correct rounding of the rational).
-        z3::expr fp = z3::expr(ctx_, Z3_mk_fpa_to_fp_real(ctx_, Z3_mk_fpa_rne(ctx_), val, fs)).simplify();
-        std::uint64_t bits = 0;
-        z3::expr bv = fp.mk_to_ieee_bv().simplify();
-        if (!bv.is_numeral_u64(bits)) break;
-        Term lit = tm_.lit(s, bits);
-        double d = *tm_.asFloating(lit);
-        std::string rational = Z3_get_numeral_string(ctx_, val);
-        if (!std::isfinite(d) || detail::exactRational(d) != rational) text = rational;
-        (void)w;
-        return lit;
-      }
-      case Sort::Ref: {
-        z3::expr isNull = model_->eval(val == tr_(tm_.nullRef()), true);
-        if (isNull.is_true()) return tm_.nullRef();
-        std::string key = val.to_string();
-        auto it = refIds_.find(key);
-        if (it == refIds_.end()) it = refIds_.emplace(key, refIds_.size() + 1).first;
-        return tm_.lit(Sort::Ref, it->second);
-      }
-    }
-    text = val.to_string();
-    return std::nullopt;
+    z3::expr isNull = model_->eval(val == tr_(tm_.nullRef()), true);
+    if (isNull.is_true()) return tm_.nullRef();
+    std::string key = val.to_string();
+    auto it = refIds_.find(key);
+    if (it == refIds_.end()) it = refIds_.emplace(key, refIds_.size() + 1).first;
+    return tm_.lit(Sort::Ref, it->second);
   }
 
   terms::TermManager& tm_;

@@ -5,6 +5,7 @@
 #include <z3++.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +16,12 @@ namespace pasda::solver::detail {
 
 /// Decimal text "p" or "p/q" of the exact rational value of a finite double.
 std::string exactRational(double d);
+
+/// The literal of a model value of sort `s` (not Ref: references are the solver's own), under
+/// Java's (`java`: bit-vectors, IEEE floats) or the math model's encoding; nullopt when it has
+/// none, with `text` then (or for a rational that no double equals) the value's exact text.
+std::optional<terms::Term> literalOfValue(terms::TermManager& tm, const z3::expr& val, terms::Sort s,
+                                          std::string& text, bool java);
 
 class Translator {
  public:

@@ -1,11 +1,11 @@
 // Iterations of the partition-based tools (PASDA, PRV) over the product program.
-#include <cstdlib>
-#include <iostream>
 #include "iteration.hpp"
 
 #include "pasda/diff/loops.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <iostream>
 #include <mutex>
 
 #include "explain.hpp"

@@ -293,8 +293,11 @@ StepOutcome Interpreter::throwNew(State& s, const std::string& cls) {
 
 StepOutcome Interpreter::throwRef(State& s, Term ref) {
   std::string cls = deref(s, ref).cls;
-  while (!s.frames.empty()) {
-    Frame& f = s.frames.back();
+  // The frames are searched for a handler without popping any: deciding whether a handler
+  // takes the exception of an unmodelled call forks, and the copy re-executes the throwing
+  // instruction, so it must see the frames as they were. Frames go once the handler is known.
+  for (std::size_t k = s.frames.size(); k-- > 0;) {
+    Frame& f = s.frames[k];
     std::uint32_t pc = f.m->insns[static_cast<std::size_t>(f.ip)].pc;
     const jvm::Code& code = *f.m->method->code;
     for (const jvm::ExceptionHandler& h : code.handlers) {
@@ -314,11 +317,13 @@ StepOutcome Interpreter::throwRef(State& s, Term ref) {
           continue;
         }
       }
-      f.stack.clear();
-      f.stack.push_back(ref);
-      std::int32_t idx = f.m->index_of_pc.at(h.handler_pc);
-      if (idx < 0) throw ExecError("exception handler at a non-instruction pc in " + f.m->key());
-      f.ip = idx;
+      s.frames.resize(k + 1);
+      Frame& handler = s.frames.back();
+      handler.stack.clear();
+      handler.stack.push_back(ref);
+      std::int32_t idx = handler.m->index_of_pc.at(h.handler_pc);
+      if (idx < 0) throw ExecError("exception handler at a non-instruction pc in " + handler.m->key());
+      handler.ip = idx;
       return StepOutcome::Threw;
     }
     if (f.init_trigger >= 0 && f.side != kProduct) {
@@ -329,19 +334,19 @@ StepOutcome Interpreter::throwRef(State& s, Term ref) {
       // a superclass's) still run first.
       const std::int32_t trigger = f.init_trigger;
       s.init_failed.insert(std::to_string(f.side.index()) + "#" + f.m->owner->name);
-      s.frames.pop_back();
+      s.frames.resize(k);
       const bool atTrigger = static_cast<std::int32_t>(s.frames.size()) - 1 == trigger;
       if (!atTrigger || s.frames.back().side == kProduct) return StepOutcome::Continue;
       return throwNew(s, "java/lang/ExceptionInInitializerError");
     }
-    if (s.frames.size() == 1) {
+    if (k == 0) {
+      s.frames.resize(1);
       RawPartition p;
       p.entry.kind = ExecEffect::Kind::Throw;
       p.entry.exception = cls;
       explorer_.endPath(s, std::move(p));
       return StepOutcome::Ended;
     }
-    s.frames.pop_back();
   }
   return StepOutcome::Ended;
 }

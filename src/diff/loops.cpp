@@ -735,7 +735,9 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     facts.leaf = &leafCall;
     facts.array_stores = arrayStores;
     facts.overridable = &overridable;
-    if (std::string no = summarise(F, header, body, facts, s); !no.empty()) {
+    // (with arrayStores, the summaries of identical code: a break's tail is part of the loop)
+    const std::vector<int> region = arrayStores ? detail::withBreakTails(F, header, body) : body;
+    if (std::string no = summarise(F, header, region, facts, s); !no.empty()) {
       if (why) why->push_back("loop at pc " + std::to_string(F.at(header).pc) + ": " + no);
       continue;
     }

@@ -194,6 +194,68 @@ bool transferOrigins(const Instruction& in, std::vector<int>& st, const std::set
 
 }  // namespace
 
+std::vector<int> withBreakTails(const MethodFacts& F, int header, const std::vector<int>& body) {
+  const auto n = static_cast<std::size_t>(F.size());
+  std::vector<std::vector<int>> preds(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int t : F.succs[i])
+      if (t >= 0 && static_cast<std::size_t>(t) < n) preds[static_cast<std::size_t>(t)].push_back(static_cast<int>(i));
+    for (int t : F.handler_succs[i])
+      if (t >= 0 && static_cast<std::size_t>(t) < n) preds[static_cast<std::size_t>(t)].push_back(static_cast<int>(i));
+  }
+  std::set<int> headers;
+  for (const auto& [h, b] : F.loops) headers.insert(h);
+  std::set<int> in(body.begin(), body.end());
+  in.insert(header);
+  auto exitTargets = [&] {
+    std::set<int> t;
+    for (int i : in)
+      for (int s : F.succs[static_cast<std::size_t>(i)])
+        if (!in.count(s)) t.insert(s);
+    return t;
+  };
+  for (bool grown = true; grown;) {
+    grown = false;
+    const std::set<int> targets = exitTargets();
+    if (targets.size() < 2) break;
+    for (int t : targets) {
+      if (t < 0 || static_cast<std::size_t>(t) >= n || headers.count(t)) continue;
+      auto enteredFrom = [&](int u, const std::set<int>& tail) {
+        for (int p : preds[static_cast<std::size_t>(u)])
+          if (!in.count(p) && !tail.count(p)) return false;
+        return true;
+      };
+      if (!enteredFrom(t, {})) continue;
+      std::set<int> tail{t};
+      bool ok = true;
+      for (bool more = true; more && ok;) {  // grow by what only the loop and the tail enter
+        more = false;
+        for (int j : std::set<int>(tail))
+          for (int u : F.succs[static_cast<std::size_t>(j)]) {
+            if (in.count(u) || tail.count(u) || targets.count(u)) continue;
+            if (u < 0 || static_cast<std::size_t>(u) >= n || !enteredFrom(u, tail)) continue;
+            if (headers.count(u) || tail.size() >= 64) {
+              ok = false;
+              break;
+            }
+            tail.insert(u);
+            more = true;
+          }
+      }
+      // It must leave only to the loop's other exits (never back into the loop).
+      for (int j : tail)
+        for (int u : F.succs[static_cast<std::size_t>(j)])
+          if (!tail.count(u) && (in.count(u) || !targets.count(u) || u == t)) ok = false;
+      if (!ok) continue;
+      in.insert(tail.begin(), tail.end());
+      grown = true;
+      break;
+    }
+  }
+  in.erase(header);
+  return {in.begin(), in.end()};
+}
+
 std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
                                                             const std::set<int>& written) {
   std::map<int, std::vector<int>> at;

@@ -65,6 +65,13 @@ int stackPops(const jvm::Instruction& insn);
 std::optional<std::map<int, std::vector<int>>> stackOrigins(const MethodFacts& F, int start, const std::set<int>& region,
                                                             const std::set<int>& written);
 
+/// The natural loop `body` of `header` grown by its break tails: code outside the loop that only
+/// the loop enters (every predecessor in the loop or the tail) and that leaves only to another of
+/// the loop's exits — `found = x; break;` — so that the loop and its tails leave at fewer
+/// places. A tail holding another loop's header, or bigger than 64 instructions, stays out; a
+/// loop with one exit is returned as it is (its code after the loop is no tail).
+std::vector<int> withBreakTails(const MethodFacts& F, int header, const std::vector<int>& body);
+
 /// Normalises instructions of two versions: constants and member references resolved, the
 /// two class names identified, local slots and branch targets left out (compared separately).
 class Normaliser {

@@ -279,6 +279,28 @@ TEST(LoopSummaries, WithoutSummariesExceptionsOfUnmodelledCallsUnwindFromTheFram
   expectRealDifference(off);
 }
 
+TEST(LoopSummaries, ALoopLeavingThroughABreakThatCallsAStoringHelperIsOneSummary) {
+  // Rotate.rotated (ArrayUtils.shift's shape): the loop's `else { swap(...); break; }` tail is
+  // summarised with the loop, so no path runs swap over the array after a summary at offsets
+  // that are the summary's functions. Unrolling those instead gives hundreds of partitions.
+  JsonRun same = analyse("loopseq", "Rotate", "rotated", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  EXPECT_LT(same.json["partitions"].array.size(), 100u) << same.run.out;
+  // moved: the new version shifts one place further; the shared summary gets other arguments.
+  JsonRun moved = analyse("loopseq", "Rotate", "moved", {});
+  ASSERT_TRUE(moved.ok) << moved.run.out << moved.run.err;
+  EXPECT_NE(moved.json["result"].string, "EQ") << moved.run.out;
+  int summarised = 0;
+  for (const Json& p : moved.json["partitions"].array) {
+    if (p["path_condition"].string.find("loop:") == std::string::npos) continue;
+    ++summarised;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(summarised, 1) << moved.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

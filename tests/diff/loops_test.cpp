@@ -144,6 +144,35 @@ TEST(LoopsWithFields, InstanceHelpersOnALocalWriteItsFieldsWhenNoOverrideCanRun)
   EXPECT_TRUE(summarisableLoops(*tally, *feed, nullptr, nullptr, {}, false, never).empty());
 }
 
+TEST(LoopsWithBreaks, ABreaksTailIsPartOfTheSummarisedLoop) {
+  // realcode/loopseq's Rotate.shift: `else { swap(a, ...); break; }` is no part of the natural
+  // loop (it never reaches the back edge), but only the loop enters it and it goes on where the
+  // loop's condition leaves: with it the summary leaves at one place, its call of swap (a helper
+  // storing into the array) among the summary's effects.
+  pasda::jvm::ClassPath cp;
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopseq/old");
+  const pasda::jvm::ClassFile* rotate = cp.load("realcode/loopseq/Rotate");
+  ASSERT_NE(rotate, nullptr);
+  const pasda::jvm::Method* shift = rotate->findMethod("shift", "([IIII)V");
+  ASSERT_NE(shift, nullptr);
+  auto loops = summarisableLoops(*rotate, *shift, nullptr, nullptr, {}, true, {});
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_EQ(loops[0].exits.size(), 1u);
+  EXPECT_TRUE(loops[0].returns.empty());
+  EXPECT_TRUE(loops[0].calls_helpers);
+  EXPECT_TRUE(loops[0].stores_arrays);
+  // The search loop of Scan.find returns from its tail `return i`: with the tail, the return is
+  // the loop's and the loop leaves only to `return -1`.
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loops/old");
+  const pasda::jvm::ClassFile* scan = cp.load("realcode/loops/Scan");
+  ASSERT_NE(scan, nullptr);
+  auto find = summarisableLoops(*scan, *scan->findMethod("find", "([II)I"), nullptr, nullptr, {}, true, {});
+  ASSERT_EQ(find.size(), 1u);
+  EXPECT_EQ(find[0].exits.size(), 1u);
+  ASSERT_EQ(find[0].returns.size(), 1u);
+  EXPECT_EQ(find[0].returns[0].second, 'I');
+}
+
 }  // namespace
 
 namespace {

@@ -196,6 +196,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.reads_objects = l.reads_objects;
       h.calls_helpers = l.calls_helpers;
       h.changes_library_objects = l.changes_library_objects;
+      h.calls_bitsets = l.calls_bitsets;
       h.calls_on_receivers = l.calls_on_receivers;
       h.iae_from_lengths_only = l.iae_from_lengths_only;
       hooks.push_back(std::move(h));

@@ -87,17 +87,17 @@ bool receiverOnlyLibraryCall(const jvm::MemberRef& m, std::string& thrown) {
       }
     return false;
   }
-  if (m.owner == "java/lang/StringBuilder") {
-    static const char* const ok[][2] = {{"append", "(C)Ljava/lang/StringBuilder;"},
-                                        {"append", "(I)Ljava/lang/StringBuilder;"},
-                                        {"append", "(J)Ljava/lang/StringBuilder;"},
-                                        {"append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;"},
-                                        {"length", "()I"},
-                                        {"charAt", "(I)C"},
-                                        {"setCharAt", "(IC)V"}};
+  if (m.owner == "java/lang/StringBuilder" || m.owner == "java/lang/StringBuffer") {
+    // (final classes: a receiver of the type is exactly of the class)
+    const std::string self = "L" + m.owner + ";";
+    if (m.name == "append" && m.descriptor.size() == 3 + self.size() && m.descriptor[0] == '(' &&
+        std::string("CIJZFD").find(m.descriptor[1]) != std::string::npos && m.descriptor.substr(3) == self)
+      return true;  // (append of a primitive: its text, no exception)
+    if (m.name == "append" && m.descriptor == "(Ljava/lang/String;)" + self) return true;
+    static const char* const ok[][2] = {{"length", "()I"}, {"charAt", "(I)C"}, {"setCharAt", "(IC)V"}};
     for (const auto& [name, desc] : ok)
       if (m.name == name && m.descriptor == desc) {
-        thrown = "java/lang/StringIndexOutOfBoundsException";  // (charAt, setCharAt; append: none)
+        thrown = "java/lang/StringIndexOutOfBoundsException";
         return true;
       }
   }
@@ -150,6 +150,7 @@ struct Callees {
     std::set<std::string> exceptions;
     std::set<std::pair<std::string, std::string>> reads, writes;  // fields of the receiver (name, descriptor)
     bool helpers = false, other_iae = false;
+    bool library = false, bitsets = false, objects = false;  // (on its receiver and parameters only)
   };
   std::map<std::string, InstanceEffects> instance_effects;
 };
@@ -166,6 +167,7 @@ struct Facts {
   bool objects = false;       // reads strings, boxes or reference arrays' elements
   bool helpers = false;       // calls static helpers of its class (checkCallee)
   bool library = false;       // calls receiverOnlyLibraryCall methods
+  bool bitsets = false;       // ... of BitSet (a class with subclasses)
   bool receivers = false;     // calls receiverCodeCall methods (LoopSummary::calls_on_receivers)
   bool other_iae = false;     // may throw IllegalArgumentException other than Array.getLength's
   std::set<int> ref_writes;   // reference locals it writes (temporaries)
@@ -248,7 +250,8 @@ std::string checkField(const Instruction& in, Facts& f) {
   const std::string what = std::string(put ? "writes" : "reads") + " field " + in.member.name;
   if (!f.array_stores || !f.stack) return std::string("instruction ") + std::string(jvm::mnemonic(in.op));
   const bool arrayField = !put && !f.instance_callee && primitiveArrayDescriptor(d);
-  if (!primitiveDescriptor(d) && !arrayField) return what + " (a reference)";
+  const bool stringField = !put && d == "Ljava/lang/String;";  // (immutable: its identity is its content)
+  if (!primitiveDescriptor(d) && !arrayField && !stringField) return what + " (a reference)";
   const int k = originOf(f, put ? descriptorWords(d) : 0);
   if (k < 0) return what + " (not of a local)";
   if (f.instance_callee && k != 0) return what + " (not of its receiver)";
@@ -271,8 +274,13 @@ std::string checkInstanceCall(const Instruction& in, Facts& f) {
   } catch (const std::invalid_argument&) {
     return callRejected(in);
   }
-  for (const jvm::TypeDesc& p : d.params)
-    if (p.kind == 'L' || p.kind == '[') return callRejected(in) + " (passes a reference)";
+  // A reference argument must be what a local holds (a loop's local is among the objects the
+  // summary reaches; a helper's, its receiver or a parameter it was given likewise).
+  int below = 0;
+  for (auto p = d.params.rbegin(); p != d.params.rend(); ++p) {
+    if ((p->kind == 'L' || p->kind == '[') && originOf(f, below) < 0) return callRejected(in) + " (passes a reference not of a local)";
+    below += p->kind == 'J' || p->kind == 'D' ? 2 : 1;
+  }
   const int k = originOf(f, d.paramSlots());
   if (k < 0) return callRejected(in) + " (not on a local)";
   if (f.instance_callee && k != 0) return callRejected(in) + " (not on its receiver)";
@@ -285,6 +293,9 @@ std::string checkInstanceCall(const Instruction& in, Facts& f) {
   for (const auto& [name, desc] : e.writes) f.field_writes.insert({k, name, desc});
   f.helpers = f.helpers || e.helpers;
   f.other_iae = f.other_iae || e.other_iae;
+  f.library = f.library || e.library;
+  f.bitsets = f.bitsets || e.bitsets;
+  f.objects = f.objects || e.objects;
   return "";
 }
 
@@ -294,9 +305,21 @@ std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
   std::string thrown;
   if (f.array_stores && f.stack && in.member.owner == f.cls) return checkInstanceCall(in, f);
   if (f.array_stores && receiverOnlyLibraryCall(in.member, thrown)) {
+    // (in an instance helper, on its receiver or a parameter: what the loop's locals hold)
+    if (f.instance_callee) {
+      jvm::MethodDesc d;
+      try {
+        d = jvm::parseMethodDescriptor(in.member.descriptor);
+      } catch (const std::invalid_argument&) {
+        return callRejected(in);
+      }
+      if (originOf(f, d.paramSlots()) < 0) return callRejected(in) + " (not on a local)";
+    }
     f.library = true;
+    f.bitsets = f.bitsets || in.member.owner == "java/util/BitSet";
     f.objects = true;
-    mayThrow(f, {"java/lang/NullPointerException", thrown.c_str()});
+    mayThrow(f, {"java/lang/NullPointerException"});
+    if (!thrown.empty()) f.exceptions.insert(thrown);
     return "";
   }
   if (f.array_stores && receiverCodeCall(in.member, thrown)) {
@@ -609,8 +632,9 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
     } catch (const std::exception& e) {
       why = e.what();
     }
-    if (why.empty() && (inner.library || inner.receivers || inner.objects || inner.stores))
-      why = "reaches objects other than its receiver";
+    // (the builders it changes and the strings it reads are its receiver's, its parameters'
+    // or its receiver's string fields: what the loop's locals hold, checked where it is called)
+    if (why.empty() && (inner.receivers || inner.stores)) why = "reaches objects other than its receiver";
   }
   f.callees->instance_why[key] = why;
   if (!why.empty()) return why;
@@ -620,6 +644,9 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
   for (const auto& [slot, name, desc] : inner.field_writes) e.writes.insert({name, desc});
   e.helpers = inner.helpers;
   e.other_iae = inner.other_iae;
+  e.library = inner.library;
+  e.bitsets = inner.bitsets;
+  e.objects = inner.objects;
   f.callees->instance_effects[key] = std::move(e);
   return "";
 }
@@ -699,6 +726,7 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
   out.reads_objects = facts.objects;
   out.calls_helpers = facts.helpers;
   out.changes_library_objects = facts.library;
+  out.calls_bitsets = facts.bitsets;
   out.calls_on_receivers = facts.receivers;
   out.iae_from_lengths_only = !facts.other_iae;
   return "";

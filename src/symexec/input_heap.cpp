@@ -61,6 +61,18 @@ int InputHeap::newInput(State& s, const std::string& path, const std::string& cl
   return index;
 }
 
+namespace {
+
+/// Objects with no reference field and no state to change: strings and boxes.
+bool immutableLeaf(const std::string& cls) {
+  for (const char* c : {"java/lang/String", "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte",
+                        "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double"})
+    if (cls == c) return true;
+  return false;
+}
+
+}  // namespace
+
 // Choose the target of an input reference: null (unless non_null), a fresh input object
 // (within the bound), or an alias of an existing input object of the same class. Returns
 // the input index, -1 for null, or -2 when the path was cut by the heap bound.
@@ -77,9 +89,12 @@ int InputHeap::chooseTarget(State& s, const std::string& path, const std::string
   // (bounded verification covers every heap up to the bound and none beyond). The bound is on
   // the objects reached through fields and elements: a parameter (or the receiver) is always
   // one more object if it is not an alias, as the method's arity bounds them (Triple.of(l, m, r)
-  // of three Objects was cut at the default bound 2).
+  // of three Objects was cut at the default bound 2). Strings and boxes are never cut: they
+  // hold no reference, so they start no chain of objects the bound must stop, and how many a
+  // path meets is bounded by its field reads (ToStringStyle's appendDetail reads three string
+  // fields of its receiver besides its String parameter: it was cut at the second).
   const bool root = path.find_first_of(".[") == std::string::npos;
-  bool canFresh = root || sameClass < opt_.heap_bound;
+  bool canFresh = root || immutableLeaf(cls) || sameClass < opt_.heap_bound;
   int n = (nonNull ? 0 : 1) + 1 + static_cast<int>(aliases.size());
   int k = n == 1 ? 0 : explorer_.choose(s, n);
   if (!nonNull) {

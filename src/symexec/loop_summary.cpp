@@ -69,11 +69,11 @@ bool Interpreter::loopSummaryArguments(State& s, const LoopSummaryHook& hook, co
   // The primitive fields it reads (or writes) of the objects its reference locals hold: their
   // values at the header; 0 for a null local (the identity above says null, and the outcome
   // function decides the NullPointerException).
-  // A field holding a primitive array: the identity of its content (null: null's).
+  // A field holding a primitive array or a string: the identity of its content (null: null's).
   for (const auto& [slot, name, desc] : hook.field_reads) {
     Term ref = localOf(s.frames.back(), slot);
     if (!ref || tm_.sort(ref) != Sort::Ref) return false;
-    const bool array = !desc.empty() && desc[0] == '[';
+    const bool array = !desc.empty() && (desc[0] == '[' || desc[0] == 'L');
     const Sort sort = array ? Sort::Ref : sortOfDescriptor(desc.empty() ? 'I' : desc[0]);
     if (tm_.node(ref).bits == 0) {
       args.push_back(array ? inputs_.identity(s, 0, f.side) : tm_.lit(sort, 0));
@@ -156,7 +156,12 @@ bool Interpreter::elementsKnownByTheirArrays(State& s, const LoopSummaryHook& ho
 namespace {
 
 /// The JDK classes whose objects a summarised loop may change (diff::LoopSummary::changes_library_objects).
-bool changeableLibraryClass(const std::string& cls) { return cls == "java/util/BitSet" || cls == "java/lang/StringBuilder"; }
+bool changeableLibraryClass(const std::string& cls) {
+  return cls == "java/util/BitSet" || cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer";
+}
+
+/// The builders: final classes, so any object of them, an input too, is exactly of the class.
+bool builderClass(const std::string& cls) { return cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer"; }
 
 /// Objects no call can change: strings and boxes.
 bool immutableValue(const std::string& cls) {
@@ -169,12 +174,15 @@ bool immutableValue(const std::string& cls) {
 }  // namespace
 
 bool Interpreter::libraryReceiversKnown(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
-  // A loop that calls BitSet/StringBuilder methods runs them on what its locals hold or on
-  // elements of its arrays. Summarised only when every object it reaches is one it cannot
-  // change (a string, a box, an array of those or of primitives) or a BitSet/StringBuilder
-  // built here by `new` (exactly of its class: no override runs program code), whose content
-  // the summary then makes a function of the loop's arguments. Anything else — an input
-  // BitSet (it may be a subclass), a program object, an array of builders — and the loop runs.
+  // A loop that calls BitSet/StringBuilder/StringBuffer methods runs them on what its locals
+  // hold or on elements of its arrays. Summarised only when every object it reaches is one it
+  // cannot change (a string, a box, an array of those or of primitives) or a builder or bit set
+  // exactly of its class — a BitSet built here by `new`, any builder not made by an unmodelled
+  // call (the builders are final classes) — whose content the summary then makes a function of
+  // the loop's arguments. An array of builders runs the loop (their elements are not havocked),
+  // and so does any other object when the loop calls BitSet methods (an input BitSet or a
+  // program object may be of a subclass whose overrides run program code); without them a
+  // program object is changed only through the fields the summary writes.
   if (!hook.changes_library_objects) return true;
   for (Term v : reached) {
     if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
@@ -185,6 +193,8 @@ bool Interpreter::libraryReceiversKnown(State& s, const LoopSummaryHook& hook, c
     }
     if (immutableValue(o.cls) && !o.opaque) continue;
     if (changeableLibraryClass(o.cls) && o.exact_library && o.input < 0) continue;
+    if (builderClass(o.cls) && !o.opaque) continue;
+    if (!hook.calls_bitsets && !o.opaque && !changeableLibraryClass(o.cls)) continue;
     return false;
   }
   return true;
@@ -319,7 +329,7 @@ std::vector<std::string> Interpreter::possibleExceptions(State& s, const LoopSum
   const Frame& f = s.frames.back();
   bool nonNull = !hook.reads_objects && !hook.calls_on_receivers && !hook.changes_library_objects;
   for (const auto& field : hook.field_reads)
-    if (!std::get<2>(field).empty() && std::get<2>(field)[0] == '[') nonNull = false;
+    if (!std::get<2>(field).empty() && (std::get<2>(field)[0] == '[' || std::get<2>(field)[0] == 'L')) nonNull = false;
   bool arrays = true;
   for (int slot : hook.ref_reads) {
     const Term v = localOf(f, slot);
@@ -346,6 +356,9 @@ std::vector<std::string> Interpreter::possibleExceptions(State& s, const LoopSum
 std::optional<StepOutcome> Interpreter::enterLoopSummary(State& s) {
   const LoopSummaryHook* hook = loopSummaryAt(s);
   if (!hook) return std::nullopt;
+  // Reading the fields materialises input objects between decisions (a string field's nullness
+  // and aliasing, then the outcome): a copy re-executing the header starts from before them.
+  explorer_.keepInstructionStart(s);
   const std::optional<std::vector<Term>> reached = reachedArrays(s, *hook);
   if (!reached) return StepOutcome::Ended;
   // An array field read for the first time: its input array gets its length first (the next

@@ -301,6 +301,31 @@ TEST(LoopSummaries, ALoopLeavingThroughABreakThatCallsAStoringHelperIsOneSummary
   EXPECT_GE(summarised, 1) << moved.run.out;
 }
 
+TEST(LoopSummaries, ALoopAppendingToABufferItIsGivenIsOneSummary) {
+  // Style.detail (ToStringStyle.appendDetail's shape): the loop appends a String field of its
+  // object to the StringBuffer parameter and calls an instance helper that appends to it. The
+  // buffer (a final class: exactly a StringBuffer) becomes a shared function of the loop's
+  // arguments, the field's string one of them. Its three string fields and the String
+  // parameter are not cut by the heap bound (strings start no chain of objects).
+  JsonRun same = analyse("loopseq", "Style", "detail:(Ljava/lang/StringBuffer;Ljava/lang/String;[I)V", {});
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  EXPECT_TRUE(warned(same.json, "summarised by shared functions")) << same.run.out;
+  EXPECT_FALSE(warned(same.json, "heap bound")) << same.run.out;
+  // listed: the new version appends a separator before calling detail, whose loop is
+  // summarised in both: never EQ where it is.
+  JsonRun listed = analyse("loopseq", "Style", "listed", {"--max-array-length", "2"});
+  ASSERT_TRUE(listed.ok) << listed.run.out << listed.run.err;
+  EXPECT_NE(listed.json["result"].string, "EQ") << listed.run.out;
+  int summarised = 0;
+  for (const Json& p : listed.json["partitions"].array) {
+    if (p["path_condition"].string.find("loop:") == std::string::npos) continue;
+    ++summarised;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(summarised, 1) << listed.run.out;
+}
+
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {
   CliRun bad = runCli({"--loop-summaries", "yes", fixtureClass("realcode/loops", "old", "realcode.loops", "Scan"),
                        fixtureClass("realcode/loops", "new", "realcode.loops", "Scan")});

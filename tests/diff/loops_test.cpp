@@ -173,6 +173,32 @@ TEST(LoopsWithBreaks, ABreaksTailIsPartOfTheSummarisedLoop) {
   EXPECT_EQ(find[0].returns[0].second, 'I');
 }
 
+TEST(LoopsWithBuilders, ABufferParameterAStringFieldAndAnAppendingHelperAreSummarisable) {
+  // realcode/loopseq's Style.detail appends this.separator to its StringBuffer parameter and
+  // calls detail(buffer, name, int) on this, which appends to the buffer it is given. The
+  // helper is protected: summarisable only when no override can run. No BitSet is called, so
+  // program objects the loop reaches need not be of a final class.
+  pasda::jvm::ClassPath cp;
+  cp.addDirectory(std::string(PASDA_FIXTURE_CLASSES) + "/realcode/loopseq/old");
+  const pasda::jvm::ClassFile* style = cp.load("realcode/loopseq/Style");
+  ASSERT_NE(style, nullptr);
+  const pasda::jvm::Method* detail = style->findMethod("detail", "(Ljava/lang/StringBuffer;Ljava/lang/String;[I)V");
+  ASSERT_NE(detail, nullptr);
+  auto never = [](const pasda::jvm::MemberRef&) { return false; };
+  auto always = [](const pasda::jvm::MemberRef&) { return true; };
+  auto loops = summarisableLoops(*style, *detail, nullptr, nullptr, {}, true, never);
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(loops[0].changes_library_objects);
+  EXPECT_FALSE(loops[0].calls_bitsets);
+  using F = std::tuple<int, std::string, std::string>;
+  EXPECT_EQ(loops[0].field_reads, (std::vector<F>{{0, "separator", "Ljava/lang/String;"}}));
+  EXPECT_TRUE(loops[0].field_writes.empty());
+  std::vector<std::string> why;
+  EXPECT_TRUE(summarisableLoops(*style, *detail, &why, nullptr, {}, true, always).empty());
+  ASSERT_EQ(why.size(), 1u);
+  EXPECT_NE(why[0].find("an override may run"), std::string::npos) << why[0];
+}
+
 }  // namespace
 
 namespace {

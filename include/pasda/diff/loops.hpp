@@ -52,6 +52,9 @@ struct LoopSummary {
   /// (only with arrayStores): the caller requires each such receiver its reference locals hold
   /// to be exactly of its class, and makes its content a function of the loop's arguments.
   bool changes_library_objects = false;
+  /// Some of those are BitSet methods: a BitSet may be of a program subclass, so then every
+  /// object it reaches must be known not to be one. (StringBuilder and StringBuffer are final.)
+  bool calls_bitsets = false;
   /// It calls CharSequence.charAt/length or Random's next* on what its reference locals hold
   /// (only with arrayStores): functions of a string's characters or a generator's state; on an
   /// object of another class (a program CharSequence, a subclass of Random) unknown code, so the

@@ -57,7 +57,8 @@ struct LoopSummaryHook {
   std::vector<std::tuple<int, std::string, std::string>> field_writes;
   bool reads_objects = false;  // it reads strings, boxes or reference arrays' elements (diff::LoopSummary)
   bool calls_helpers = false;  // it calls static helpers of its class (diff::LoopSummary)
-  bool changes_library_objects = false;  // it calls BitSet/StringBuilder methods on its locals (diff::LoopSummary)
+  bool changes_library_objects = false;  // it calls BitSet/StringBuilder/StringBuffer methods on its locals (diff::LoopSummary)
+  bool calls_bitsets = false;            // ... BitSet's among them (diff::LoopSummary)
   bool calls_on_receivers = false;  // it calls CharSequence.charAt/length or Random.next* on its locals (diff::LoopSummary)
   bool iae_from_lengths_only = true;  // its IllegalArgumentException comes from Array.getLength only (diff::LoopSummary)
 };

@@ -61,18 +61,6 @@ int InputHeap::newInput(State& s, const std::string& path, const std::string& cl
   return index;
 }
 
-namespace {
-
-/// Objects with no reference field and no state to change: strings and boxes.
-bool immutableLeaf(const std::string& cls) {
-  for (const char* c : {"java/lang/String", "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte",
-                        "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double"})
-    if (cls == c) return true;
-  return false;
-}
-
-}  // namespace
-
 // Choose the target of an input reference: null (unless non_null), a fresh input object
 // (within the bound), or an alias of an existing input object of the same class. Returns
 // the input index, -1 for null, or -2 when the path was cut by the heap bound.
@@ -94,7 +82,7 @@ int InputHeap::chooseTarget(State& s, const std::string& path, const std::string
   // path meets is bounded by its field reads (ToStringStyle's appendDetail reads three string
   // fields of its receiver besides its String parameter: it was cut at the second).
   const bool root = path.find_first_of(".[") == std::string::npos;
-  bool canFresh = root || immutableLeaf(cls) || sameClass < opt_.heap_bound;
+  bool canFresh = root || immutableValueClass(cls) || sameClass < opt_.heap_bound;
   int n = (nonNull ? 0 : 1) + 1 + static_cast<int>(aliases.size());
   int k = n == 1 ? 0 : explorer_.choose(s, n);
   if (!nonNull) {

@@ -163,14 +163,6 @@ bool changeableLibraryClass(const std::string& cls) {
 /// The builders: final classes, so any object of them, an input too, is exactly of the class.
 bool builderClass(const std::string& cls) { return cls == "java/lang/StringBuilder" || cls == "java/lang/StringBuffer"; }
 
-/// Objects no call can change: strings and boxes.
-bool immutableValue(const std::string& cls) {
-  for (const char* c : {"java/lang/String", "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte",
-                        "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double"})
-    if (cls == c) return true;
-  return false;
-}
-
 }  // namespace
 
 bool Interpreter::libraryReceiversKnown(State& s, const LoopSummaryHook& hook, const std::vector<Term>& reached) {
@@ -188,10 +180,10 @@ bool Interpreter::libraryReceiversKnown(State& s, const LoopSummaryHook& hook, c
     if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
     const Object& o = deref(s, v);
     if (o.is_array) {
-      if (o.elem_sort == Sort::Ref && !immutableValue(elementType(o.cls))) return false;
+      if (o.elem_sort == Sort::Ref && !immutableValueClass(elementType(o.cls))) return false;
       continue;
     }
-    if (immutableValue(o.cls) && !o.opaque) continue;
+    if (immutableValueClass(o.cls) && !o.opaque) continue;
     if (changeableLibraryClass(o.cls) && o.exact_library && o.input < 0) continue;
     if (builderClass(o.cls) && !o.opaque) continue;
     if (!hook.calls_bitsets && !o.opaque && !changeableLibraryClass(o.cls)) continue;
@@ -228,7 +220,7 @@ bool Interpreter::callReceiversReached(State& s, const LoopSummaryHook& hook, co
   for (Term v : reached) {
     if (!v || tm_.sort(v) != Sort::Ref || tm_.node(v).bits == 0) continue;
     const Object& o = deref(s, v);
-    if (o.is_array && o.elem_sort == Sort::Ref && !immutableValue(elementType(o.cls)) &&
+    if (o.is_array && o.elem_sort == Sort::Ref && !immutableValueClass(elementType(o.cls)) &&
         (!o.long_length || o.cls.rfind("[[", 0) == 0))
       return false;
   }
@@ -246,14 +238,14 @@ void Interpreter::havocCallReceivers(State& s, const std::vector<Term>& reached,
     const Term ref = reached[i];
     if (!ref || tm_.sort(ref) != Sort::Ref || tm_.node(ref).bits == 0) continue;
     Object& o = deref(s, ref);
-    if (o.is_array && o.elem_sort == Sort::Ref && o.long_length && !immutableValue(elementType(o.cls))) {
+    if (o.is_array && o.elem_sort == Sort::Ref && o.long_length && !immutableValueClass(elementType(o.cls))) {
       // Its elements (none held) may be objects whose calls changed them: its content, known by
       // its identity, is a function of the loop's arguments.
       o.ident = tm_.apply(base + ":elements" + std::to_string(i), terms::FunKind::Uif, Sort::Int, args);
       o.dirty = true;
       continue;
     }
-    if (o.is_array || (immutableValue(o.cls) && !o.havocked)) continue;
+    if (o.is_array || (immutableValueClass(o.cls) && !o.havocked)) continue;
     if (changeableLibraryClass(o.cls) && o.exact_library && o.input < 0) continue;  // (a builder's charAt reads)
     const Term after = tm_.apply(base + ":sequence" + std::to_string(i), terms::FunKind::Uif, Sort::Int, args);
     o.ident = after;

@@ -53,6 +53,13 @@ Object longArray(terms::TermManager& tm, const std::string& elemDesc, Term lengt
   return o;
 }
 
+bool immutableValueClass(const std::string& cls) {
+  for (const char* c : {"java/lang/String", "java/lang/Integer", "java/lang/Long", "java/lang/Short", "java/lang/Byte",
+                        "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double"})
+    if (cls == c) return true;
+  return false;
+}
+
 std::string elementType(const std::string& arrayClass) {
   if (arrayClass.size() > 2 && arrayClass[1] == 'L') return arrayClass.substr(2, arrayClass.size() - 3);
   return arrayClass.substr(1);

@@ -201,6 +201,8 @@ Object unknownObject(const std::string& type, Term ident);
 Object longArray(terms::TermManager& tm, const std::string& elemDesc, Term length);
 /// The element type of an array class: "[Ljava/lang/String;" -> "java/lang/String", "[[I" -> "[I".
 std::string elementType(const std::string& arrayClass);
+/// Strings and boxes: objects with no reference field whose content no call can change.
+bool immutableValueClass(const std::string& cls);
 
 /// Narrow an int to the width of a byte/char/short/boolean slot (array stores, returns).
 inline Term narrowTo(terms::TermManager& tm, char kind, Term v) {

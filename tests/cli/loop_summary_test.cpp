@@ -4,6 +4,8 @@
 // shared loop are never EQ (a real JVM then shows the difference).
 #include "cli/support.hpp"
 
+#include <functional>
+
 namespace cli_test {
 namespace {
 
@@ -40,6 +42,32 @@ TEST(LoopSummaries, AnIdenticalLoopOverArraysOfAnyLengthIsEqWithoutUnrolling) {
   ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
   EXPECT_EQ(off.json["result"].string, "MAYBE_EQ") << off.run.out;
 }
+
+/// Every partition `pick` selects is not EQ, and there is at least one.
+void expectNeverEqWhere(const JsonRun& j, const std::function<bool(const Json&)>& pick) {
+  int picked = 0;
+  for (const Json& p : j.json["partitions"].array) {
+    if (!pick(p)) continue;
+    ++picked;
+    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
+  }
+  EXPECT_GE(picked, 1) << j.run.out;
+}
+
+/// A partition where both versions return and a summarised loop decided how it ended.
+bool returnsAfterASummary(const Json& p) {
+  return p["effect_old"]["kind"].string == "return" && p["effect_new"]["kind"].string == "return" &&
+         p["path_condition"].string.find(":outcome(") != std::string::npos;
+}
+
+/// A partition where both versions return and the sequence or generator `c` is not null.
+bool returnsOnANonNullCounter(const Json& p) {
+  return p["effect_old"]["kind"].string == "return" && p["effect_new"]["kind"].string == "return" &&
+         p["path_condition"].string.find("c != null") != std::string::npos;
+}
+
+/// A partition whose path went through a summarised loop.
+bool throughASummary(const Json& p) { return p["path_condition"].string.find("loop:") != std::string::npos; }
 
 /// NEQ, never EQ; some NEQ partition's witness differs in a real JVM.
 void expectRealDifference(const JsonRun& j) {
@@ -152,15 +180,7 @@ TEST(LoopSummaries, LoopsOverACharSequenceAreSharedAndMayChangeIt) {
   EXPECT_TRUE(warned(reads.json, "summarised by shared functions")) << reads.run.out;
   // In particular where the old version's loop ended normally on a Counting and both return
   // c.reads (the one partition that was EQ when the summary left the sequence as it was).
-  int returned = 0;
-  for (const Json& p : reads.json["partitions"].array) {
-    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
-        p["path_condition"].string.find("c != null") == std::string::npos)
-      continue;
-    ++returned;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(returned, 1) << reads.run.out;
+  expectNeverEqWhere(reads, returnsOnANonNullCounter);
 }
 
 TEST(LoopSummaries, LoopsDrawingFromARandomAreSharedAndMayChangeIt) {
@@ -174,15 +194,7 @@ TEST(LoopSummaries, LoopsDrawingFromARandomAreSharedAndMayChangeIt) {
   JsonRun draws = analyse("loopseq", "Draws", "draws", {});
   ASSERT_TRUE(draws.ok) << draws.run.out << draws.run.err;
   EXPECT_NE(draws.json["result"].string, "EQ") << draws.run.out;
-  int returned = 0;
-  for (const Json& p : draws.json["partitions"].array) {
-    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
-        p["path_condition"].string.find("c != null") == std::string::npos)
-      continue;
-    ++returned;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(returned, 1) << draws.run.out;
+  expectNeverEqWhere(draws, returnsOnANonNullCounter);
 }
 
 TEST(LoopSummaries, LoopsWritingFieldsOfTheirObjectAreSharedAndChangeThem) {
@@ -204,15 +216,7 @@ TEST(LoopSummaries, LoopsWritingFieldsOfTheirObjectAreSharedAndChangeThem) {
   JsonRun after = analyse("loopseq", "Tally", "after", {});
   ASSERT_TRUE(after.ok) << after.run.out << after.run.err;
   EXPECT_EQ(after.json["result"].string, "NEQ") << after.run.out;
-  int summarised = 0;
-  for (const Json& p : after.json["partitions"].array) {
-    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
-        p["path_condition"].string.find(":outcome(") == std::string::npos)
-      continue;
-    ++summarised;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(summarised, 1) << after.run.out;
+  expectNeverEqWhere(after, returnsAfterASummary);
 }
 
 TEST(LoopSummaries, LoopsCallingCharSequencesInAnArrayPastTheBoundChangeItsContent) {
@@ -228,15 +232,7 @@ TEST(LoopSummaries, LoopsCallingCharSequencesInAnArrayPastTheBoundChangeItsConte
   JsonRun touched = analyse("loopseq", "Blanks", "touched", {});
   ASSERT_TRUE(touched.ok) << touched.run.out << touched.run.err;
   EXPECT_NE(touched.json["result"].string, "EQ") << touched.run.out;
-  int summarised = 0;
-  for (const Json& p : touched.json["partitions"].array) {
-    if (p["effect_old"]["kind"].string != "return" || p["effect_new"]["kind"].string != "return" ||
-        p["path_condition"].string.find(":outcome(") == std::string::npos)
-      continue;
-    ++summarised;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(summarised, 1) << touched.run.out;
+  expectNeverEqWhere(touched, returnsAfterASummary);
 }
 
 TEST(LoopSummaries, ExceptionsHelpersBuildAndThrowAreOutcomesOfTheLoop) {
@@ -292,13 +288,7 @@ TEST(LoopSummaries, ALoopLeavingThroughABreakThatCallsAStoringHelperIsOneSummary
   JsonRun moved = analyse("loopseq", "Rotate", "moved", {});
   ASSERT_TRUE(moved.ok) << moved.run.out << moved.run.err;
   EXPECT_NE(moved.json["result"].string, "EQ") << moved.run.out;
-  int summarised = 0;
-  for (const Json& p : moved.json["partitions"].array) {
-    if (p["path_condition"].string.find("loop:") == std::string::npos) continue;
-    ++summarised;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(summarised, 1) << moved.run.out;
+  expectNeverEqWhere(moved, throughASummary);
 }
 
 TEST(LoopSummaries, ALoopAppendingToABufferItIsGivenIsOneSummary) {
@@ -317,13 +307,7 @@ TEST(LoopSummaries, ALoopAppendingToABufferItIsGivenIsOneSummary) {
   JsonRun listed = analyse("loopseq", "Style", "listed", {"--max-array-length", "2"});
   ASSERT_TRUE(listed.ok) << listed.run.out << listed.run.err;
   EXPECT_NE(listed.json["result"].string, "EQ") << listed.run.out;
-  int summarised = 0;
-  for (const Json& p : listed.json["partitions"].array) {
-    if (p["path_condition"].string.find("loop:") == std::string::npos) continue;
-    ++summarised;
-    EXPECT_NE(p["result"].string, "EQ") << p["path_condition"].string;
-  }
-  EXPECT_GE(summarised, 1) << listed.run.out;
+  expectNeverEqWhere(listed, throughASummary);
 }
 
 TEST(LoopSummaries, TheOptionIsCheckedAndDocumented) {

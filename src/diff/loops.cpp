@@ -262,10 +262,11 @@ std::string checkField(const Instruction& in, Facts& f) {
 }
 
 /// `invokevirtual`/`invokespecial` of an instance method of the class, on the object a
-/// reference local holds, with primitive arguments (only with arrayStores): one that runs the
-/// class's own code (no override of it in the path) and whose every instruction is one a
-/// summarised loop may hold, reading and writing fields of its receiver only
-/// (checkInstanceCallee). Its field accesses become the loop's on that local.
+/// reference local holds, with primitive arguments or references other locals hold (only with
+/// arrayStores): one that runs the class's own code (no override of it in the path) and whose
+/// every instruction is one a summarised loop may hold, reading and writing fields of its
+/// receiver only (checkInstanceCallee). Its field accesses become the loop's on that local, its
+/// builder calls the loop's on what it is given.
 std::string checkInstanceCall(const Instruction& in, Facts& f) {
   const jvm::MemberRef& m = in.member;
   jvm::MethodDesc d;
@@ -588,11 +589,12 @@ int explicitThrow(const MethodFacts& F, int i, Facts& f, std::string& why,
 
 /// An instance method of the class that a summarised loop may call on an object its reference
 /// local holds (only with arrayStores): it runs the class's own code (private, final, of a
-/// final class, called through invokespecial, or no override in the path), its parameters are
-/// primitive, it never writes local 0, and every instruction of it (and of the helpers it
-/// calls, to a depth of 8) is one a summarised loop may hold, reading and writing primitive
-/// fields of its receiver only. Its effects are cached relative to the receiver. "" when it may
-/// be called.
+/// final class, called through invokespecial, or no override in the path), it never writes
+/// local 0, and every instruction of it (and of the helpers it calls, to a depth of 8) is one a
+/// summarised loop may hold, reading and writing primitive fields (and reading String fields)
+/// of its receiver only, and calling builders' and bit sets' methods on its receiver or its
+/// parameters only (what the caller's locals hold: checked at each call, checkInstanceCall).
+/// Its effects are cached relative to the receiver. "" when it may be called.
 std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f) {
   if (!f.cf || !f.callees) return "not analysed";
   const std::string key = m.name + ":" + m.descriptor;

@@ -45,12 +45,14 @@ struct LoopSummary {
   /// It calls static methods of its class whose every instruction a summarised loop may hold
   /// (only with arrayStores; to a depth of 8): their reads, stores and exceptions are the loop's.
   /// Instance methods of its class called on the objects its reference locals hold are allowed
-  /// likewise when they run the class's own code (see summarisableLoops' `overridable`) and
-  /// touch primitive fields of their receiver only: their field accesses are the loop's.
+  /// likewise when they run the class's own code (see summarisableLoops' `overridable`), touch
+  /// fields of their receiver only and are given primitives or what the loop's locals hold:
+  /// their field accesses and builder calls are the loop's.
   bool calls_helpers = false;
-  /// It calls methods of BitSet and StringBuilder that change or read their receiver alone
-  /// (only with arrayStores): the caller requires each such receiver its reference locals hold
-  /// to be exactly of its class, and makes its content a function of the loop's arguments.
+  /// It calls methods of BitSet, StringBuilder and StringBuffer that change or read their
+  /// receiver alone (only with arrayStores): the caller requires each such receiver its
+  /// reference locals hold to be exactly of its class, and makes its content a function of the
+  /// loop's arguments.
   bool changes_library_objects = false;
   /// Some of those are BitSet methods: a BitSet may be of a program subclass, so then every
   /// object it reaches must be known not to be one. (StringBuilder and StringBuffer are final.)

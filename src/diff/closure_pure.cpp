@@ -24,6 +24,21 @@ bool valueClass(const std::string& cls) {
   return kValue.count(cls) > 0;
 }
 
+/// Methods of final JDK reflection classes that only describe their receiver (its name, type,
+/// modifiers, printed form): given one of those objects they run no program code, so a method
+/// reference to one (`Method::toString` in `Comparator.comparing`) is the same function in both
+/// versions. (Not `invoke`, `newInstance`, `get`, `cast`, `forName`: they run program code.)
+bool describingReflectionMethod(const std::string& cls, const std::string& name) {
+  static const std::set<std::string> kClasses = {"java/lang/reflect/Method", "java/lang/reflect/Field",
+                                                 "java/lang/reflect/Constructor", "java/lang/Class"};
+  static const std::set<std::string> kNames = {
+      "toString",      "toGenericString", "getName",         "getSimpleName",     "getTypeName",
+      "getModifiers",  "getDeclaringClass", "getReturnType", "getParameterTypes", "getParameterCount",
+      "getType",       "isVarArgs",       "isSynthetic",     "isBridge",          "isArray",
+      "isPrimitive",   "isInterface",     "isEnum",          "getComponentType",  "hashCode"};
+  return kClasses.count(cls) > 0 && kNames.count(name) > 0;
+}
+
 bool valueDescriptor(const std::string& descriptor) {
   jvm::MethodDesc md = jvm::parseMethodDescriptor(descriptor);
   auto ok = [](const jvm::TypeDesc& t) { return t.kind != '[' && (t.kind != 'L' || valueClass(t.className())); };
@@ -147,10 +162,14 @@ bool ClosureOracle::sharedFunction(const std::string& cls, const std::string& na
   // shared only on equal arguments and equal static writes).
   if (I.inPath(Version::kOld, k) || I.inPath(Version::kNew, k))
     return pureIdentical(cls, name, descriptor) || method(cls, name, descriptor).verdict == ClosureVerdict::Identical;
-  auto paramsOfValues = [](const std::string& d) {
+  // (a describing method's receiver, its own class, is given too: the instantiated type's
+  // first parameter)
+  const bool describing = describingReflectionMethod(cls, name);
+  auto paramsOfValues = [&](const std::string& d) {
     jvm::MethodDesc md = jvm::parseMethodDescriptor(d);  // (throws on a malformed one: not shared)
     for (const jvm::TypeDesc& t : md.params)
-      if (t.kind == '[' || (t.kind == 'L' && !valueClass(t.className()))) return false;
+      if (t.kind == '[' || (t.kind == 'L' && !valueClass(t.className()) && !(describing && t.className() == cls)))
+        return false;
     return true;
   };
   if (!paramsOfValues(descriptor)) return false;

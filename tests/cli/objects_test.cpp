@@ -471,6 +471,30 @@ TEST(UnknownCalls, MethodReferencesToJdkCodeBuildEqualStaticState) {
   }
 }
 
+TEST(UnknownCalls, MethodReferencesDescribingReflectionObjectsBuildEqualStaticState) {
+  // Comparator.comparing(Method::toString) and (Class::getName) in <clinit>, in the other order
+  // in the new version: the references only describe their receivers, so they are shared and
+  // the constructor and the unchanged method are EQ (MethodUtils.<init> was MAYBE_NEQ).
+  const std::string a = fixtureClass("realcode/methodref", "old", "realcode.methodref", "Sorter");
+  const std::string b = fixtureClass("realcode/methodref", "new", "realcode.methodref", "Sorter");
+  for (const char* method : {"<init>", "twice"}) {
+    JsonRun j = runJson({a, b, "--method", method, "--shortcut", "off"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "EQ") << method << "\n" << j.run.out;
+  }
+}
+
+TEST(UnknownCalls, AnUnmodifiableViewOfProgramObjectsIsSharedOnEqualLists) {
+  // Views.wrap returns Collections.unmodifiableList of a list holding its Object parameters:
+  // the factory calls nothing on the list, so the view is one function of the list in both
+  // versions (it was each version's own, as if it could call back: MAYBE_NEQ on identical code).
+  const std::string a = fixtureClass("realcode/views", "old", "realcode.views", "Views");
+  const std::string b = fixtureClass("realcode/views", "new", "realcode.views", "Views");
+  JsonRun j = runJson({a, b, "--method", "wrap", "--shortcut", "off"});
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+}
+
 TEST(UnknownCalls, JdkCallsThatNeverThrowOrNeverReturnNullDoNotFork) {
   // System.lineSeparator, Arrays.asList and Collections.unmodifiableList are total; Pattern.compile
   // may throw (a bad pattern) but never returns null.

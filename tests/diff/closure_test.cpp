@@ -114,6 +114,20 @@ TEST_F(Closure, MethodReferencesToTheJdkAreSharedWhenTheyCannotCallBack) {
   // A bound receiver of a JDK collection (list::contains calls equals of program objects).
   EXPECT_FALSE(oracle_.sharedFunction("java/util/List", "contains", "(Ljava/lang/Object;)Z",
                                       {"(Ljava/lang/String;)Z", "(Ljava/util/List;)Ljava/util/function/Predicate;"}));
+  // A final reflection class's describing method given objects of that class (MethodUtils'
+  // Comparator.comparing(Method::toString)): no program code runs. Invoking one runs it.
+  EXPECT_TRUE(oracle_.sharedFunction("java/lang/reflect/Method", "toString", "()Ljava/lang/String;",
+                                     {"(Ljava/lang/reflect/Method;)Ljava/lang/Object;", "()Ljava/util/function/Function;"}));
+  EXPECT_TRUE(oracle_.sharedFunction("java/lang/Class", "getName", "()Ljava/lang/String;",
+                                     {"(Ljava/lang/Class;)Ljava/lang/String;", "()Ljava/util/function/Function;"}));
+  EXPECT_FALSE(oracle_.sharedFunction("java/lang/reflect/Method", "invoke",
+                                      "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+                                      {"(Ljava/lang/reflect/Method;)Ljava/lang/Object;", "()Ljava/util/function/Function;"}));
+  EXPECT_FALSE(oracle_.sharedFunction("java/lang/Class", "newInstance", "()Ljava/lang/Object;",
+                                      {"(Ljava/lang/Class;)Ljava/lang/Object;", "()Ljava/util/function/Function;"}));
+  // ... and given a program object (through a functional interface of its own), not shared.
+  EXPECT_FALSE(oracle_.sharedFunction("java/lang/reflect/Method", "toString", "()Ljava/lang/String;",
+                                      {"(L" + kPkg + "Point;)Ljava/lang/Object;", "()Ljava/util/function/Function;"}));
   // A lambda body of the path: pureIdentical decides (Leaf.pure is the same pure code).
   EXPECT_TRUE(oracle_.sharedFunction(kPkg + "Leaf", "pure", "(II)I", {"(II)I", "()Ljava/util/function/IntBinaryOperator;"}));
   EXPECT_FALSE(oracle_.sharedFunction(kPkg + "Leaf", "changed", "(I)I", {"(I)I", "()Ljava/util/function/IntUnaryOperator;"}));

@@ -79,7 +79,9 @@ class ClosureOracle {
   /// of the JDK (the same code in both versions) that cannot call back into program code:
   /// every reference parameter of `descriptor` and of each of `types` (the instantiated
   /// method type, the call site's captured arguments) is of a JDK value class.
-  /// `HashSet::new` and `Integer::parseInt` are; `String::valueOf(Object)` is not.
+  /// `HashSet::new` and `Integer::parseInt` are; `String::valueOf(Object)` is not. So is a
+  /// method of a final reflection class that only describes its receiver, given such objects
+  /// (`Method::toString`, `Class::getName`), but not `Method::invoke`.
   bool sharedFunction(const std::string& cls, const std::string& name, const std::string& descriptor,
                       const std::vector<std::string>& types);
 

@@ -235,6 +235,12 @@ bool neverCallsBack(const std::string& owner, const std::string& name) {
   if (owner == "java/lang/reflect/Array") return true;
   if (owner == "java/lang/System") return name == "arraycopy" || name == "identityHashCode";
   if (owner == "java/util/Arrays") return name == "copyOf" || name == "copyOfRange" || name == "fill";
+  // The wrappers' and the small collections' factories keep what they are given without calling
+  // it (only a null check and `instanceof RandomAccess`): Collections.unmodifiableList(list)
+  // given a list of program objects runs no program code until the wrapper itself is used.
+  if (owner == "java/util/Collections")
+    for (const char* prefix : {"unmodifiable", "synchronized", "empty", "singleton"})
+      if (name.rfind(prefix, 0) == 0) return true;
   return false;
 }
 

@@ -222,6 +222,21 @@ class Generation(unittest.TestCase):
                     self.assertLessEqual(len(o["e"]), 8)
             self.assertTrue(all(v <= 2 for v in kinds.values()), kinds)
 
+    @unittest.skipUnless(shutil.which("javac") or CI, "javac not found")
+    def test_a_switch_on_a_char_compiles(self):
+        # Seed 5460 switches on "ab".charAt(0) with a case -1: javac refused it until the
+        # selector was widened to int.
+        pair = make_pair(5460, features.ALL, 7, ("java", "math"))
+        self.assertIn("switch ((int) (", render(pair.old))
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "sfz", pair.pid)
+            os.makedirs(src)
+            with open(os.path.join(src, "C.java"), "w") as f:
+                f.write(render(pair.old))
+            r = subprocess.run(["javac", "-d", os.path.join(d, "out"), os.path.join(src, "C.java")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_overflow_marker(self):
         self.assertTrue(overflowed({"kind": "throw", "detail": "sfz.p1.Ck$Overflow"}))
         self.assertFalse(overflowed({"kind": "throw", "detail": "java.lang.ArithmeticException"}))

@@ -252,7 +252,9 @@ def render_stmt(s, ind, ck, out):
         out.append(p + "}")
     elif k == "switch":
         # v: [[label or None for default, ends with break], ...], one per case block kids[1:]
-        out.append("%sswitch (%s) {" % (p, r(s.kids[0])))
+        # (an int expression may be a char, "ab".charAt(0), which a negative label does not
+        # fit: the cast widens it, and compiles to nothing for an int)
+        out.append("%sswitch ((int) (%s)) {" % (p, r(s.kids[0])))
         for (label, brk), body in zip(s.v, s.kids[1:]):
             out.append("%s    %s:" % (p, "default" if label is None else "case %d" % label))
             render_block(body, ind + 2, ck, out)

@@ -9,11 +9,14 @@
 //   DONE   class name descriptor  runs  differing  unstable
 //   DIFF   class name descriptor  inputs  old-output  new-output
 //   SKIP   class name descriptor  reason
-// An output is the result (or "throws " and the exception's class) followed by the state of the
-// array arguments after the call. A call is repeated when the versions differ: a version whose
+// An output is the result (or "throws " and the exception's class) followed by the arguments
+// after the call (arrays may have changed) and, for an instance method, its receiver as it prints
+// itself. An instance method's receivers are built alike in both releases by a constructor of
+// generable parameters. A call is repeated when the versions differ: a version whose
 // two calls disagree (a clock, a random number, an identity hash) makes the input "unstable",
 // not a difference.
 import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -83,10 +86,14 @@ public class EqAudit {
         return "L" + c.getName().replace('.', '/') + ";";
     }
 
-    static void audit(String key, Method old, Method neu, int inputs, long seed) {
+    static void audit(String key, Method old, Method neu, int inputs, long seed) throws Exception {
+        Constructor<?>[] ctors = null;
         if (!Modifier.isStatic(old.getModifiers()) || !Modifier.isStatic(neu.getModifiers())) {
-            System.out.println("SKIP\t" + key + "\tan instance method (no receiver is built)");
-            return;
+            ctors = receiverConstructors(old.getDeclaringClass(), neu.getDeclaringClass());
+            if (ctors == null) {
+                System.out.println("SKIP\t" + key + "\tan instance method of a class with no constructor of such parameters in both releases");
+                return;
+            }
         }
         Class<?>[] ps = old.getParameterTypes();
         for (Class<?> p : ps)
@@ -97,23 +104,55 @@ public class EqAudit {
         Random r = new Random(seed);
         int runs = 0, unstable = 0, differing = 0;
         for (int i = 0; i < inputs; ++i) {
-            Object[] in = new Object[ps.length];
-            for (int k = 0; k < ps.length; ++k) in[k] = value(ps[k], r, 0);
-            String o = call(old, in), n = call(neu, in);
+            Object[] init = ctors == null ? null : values(ctors[0].getParameterTypes(), r);
+            Object[] in = values(ps, r);
+            String o = call(old, ctors == null ? null : ctors[0], init, in);
+            String n = call(neu, ctors == null ? null : ctors[1], init, in);
             if (o == null || n == null) {
                 System.out.println("SKIP\t" + key + "\ta call ran longer than " + CALL_MS + " ms on " + show(in));
                 return;
             }
+            if (o.equals(UNBUILT) || n.equals(UNBUILT)) continue;  // (the constructor refused its arguments)
             ++runs;
             if (o.equals(n)) continue;
-            String o2 = call(old, in), n2 = call(neu, in);
+            String o2 = call(old, ctors == null ? null : ctors[0], init, in);
+            String n2 = call(neu, ctors == null ? null : ctors[1], init, in);
             if (!o.equals(o2) || !n.equals(n2)) {
                 ++unstable;
                 continue;
             }
-            if (differing++ == 0) System.out.println("DIFF\t" + key + "\t" + show(in) + "\t" + o + "\t" + n);
+            if (differing++ == 0)
+                System.out.println("DIFF\t" + key + "\t" + (init == null ? "" : "new(" + show(init) + ") ") + show(in) + "\t" + o + "\t" + n);
         }
         System.out.println("DONE\t" + key + "\t" + runs + "\t" + differing + "\t" + unstable);
+    }
+
+    static final String UNBUILT = "(receiver not built)";
+
+    static Object[] values(Class<?>[] ps, Random r) {
+        Object[] in = new Object[ps.length];
+        for (int k = 0; k < ps.length; ++k) in[k] = value(ps[k], r, 0);
+        return in;
+    }
+
+    /** A constructor of each release's class with the same generable parameters (the fewest
+     *  first), or null: the receivers of an instance method, built alike in both releases. */
+    static Constructor<?>[] receiverConstructors(Class<?> old, Class<?> neu) {
+        if (Modifier.isAbstract(old.getModifiers()) || Modifier.isAbstract(neu.getModifiers())) return null;
+        List<Constructor<?>> cs = new ArrayList<>(Arrays.asList(old.getDeclaredConstructors()));
+        cs.sort((a, b) -> Integer.compare(a.getParameterCount(), b.getParameterCount()));
+        for (Constructor<?> c : cs) {
+            if (!Arrays.stream(c.getParameterTypes()).allMatch(EqAudit::generable)) continue;
+            try {
+                Constructor<?> d = neu.getDeclaredConstructor(c.getParameterTypes());
+                c.setAccessible(true);
+                d.setAccessible(true);
+                return new Constructor<?>[] {c, d};
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                // (not in the new release: the next one)
+            }
+        }
+        return null;
     }
 
     static boolean generable(Class<?> c) {
@@ -173,22 +212,35 @@ public class EqAudit {
         return a;
     }
 
-    /** The output of one call on copies of `in`, or null when it ran longer than CALL_MS. */
+    /** The output of one call on copies of `in` (on a receiver `ctor` builds from copies of
+     *  `init` when it is not null), UNBUILT when the constructor throws, or null when it ran
+     *  longer than CALL_MS. */
     @SuppressWarnings("deprecation")
-    static String call(Method m, Object[] in) {
+    static String call(Method m, Constructor<?> ctor, Object[] init, Object[] in) {
         Object[] args = new Object[in.length];
         for (int k = 0; k < in.length; ++k) args[k] = copy(in[k]);
         String[] out = new String[1];
         Thread t = new Thread(() -> {
+            Object receiver = null;
+            if (ctor != null) {
+                try {
+                    Object[] ia = new Object[init.length];
+                    for (int k = 0; k < init.length; ++k) ia[k] = copy(init[k]);
+                    receiver = ctor.newInstance(ia);
+                } catch (Throwable e) {
+                    out[0] = UNBUILT;
+                    return;
+                }
+            }
             String result;
             try {
-                result = show(m.invoke(null, args));
+                result = show(m.invoke(receiver, args));
             } catch (InvocationTargetException e) {
                 result = "throws " + e.getCause().getClass().getName();
             } catch (Throwable e) {
                 result = "throws " + e.getClass().getName();
             }
-            out[0] = result + " | " + show(args);
+            out[0] = result + " | " + show(args) + (receiver == null ? "" : " | " + show(receiver));
         });
         t.setDaemon(true);
         t.start();

@@ -1,7 +1,8 @@
 """ardiff-benchmark/eq-audit: it runs the EQ methods of a release diff on random inputs in a
 real JVM and must report the one whose releases differ (a false EQ planted in a made-up diff),
 not the ones that are the same, the one returning a shared constant of an own class, or the
-one that reads the clock."""
+one that reads the clock; an instance method runs on receivers its class's constructor builds
+alike in both releases."""
 import json
 import os
 import shutil
@@ -24,17 +25,18 @@ public class Ops {
     public static int[] fill(int[] a, int v) { if (a != null) java.util.Arrays.fill(a, v); return a; }
     public static long now() { return System.nanoTime(); }
     public static Ops shared() { return ONE; }
-    public int own() { return 1; }
+    public int own() { return %s; }
+    public static int id(Ops o) { return 0; }
     private static final Ops ONE = new Ops();
 }
 """
 
 
-def jar(work, side, twice):
+def jar(work, side, twice, own):
     src = os.path.join(work, side, "src", "audit")
     os.makedirs(src)
     with open(os.path.join(src, "Ops.java"), "w", encoding="utf-8") as f:
-        f.write(SOURCE % twice)
+        f.write(SOURCE % (twice, own))
     classes = os.path.join(work, side, "classes")
     subprocess.run([JAVAC, "-d", classes, os.path.join(src, "Ops.java")], check=True)
     path = os.path.join(work, side + ".jar")
@@ -56,8 +58,8 @@ class EqAudit(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.work, ignore_errors=True)
 
-    def audit(self, methods, old_twice="x * 2", new_twice="x << 1"):
-        old, new = jar(self.work, "old", old_twice), jar(self.work, "new", new_twice)
+    def audit(self, methods, old_twice="x * 2", new_twice="x << 1", new_own="1"):
+        old, new = jar(self.work, "old", old_twice, "1"), jar(self.work, "new", new_twice, new_own)
         diff = os.path.join(self.work, "diff.json")
         with open(diff, "w", encoding="utf-8") as f:
             json.dump({"kind": "release", "settings": {"old_path": old, "new_path": new}, "methods": methods}, f)
@@ -69,12 +71,18 @@ class EqAudit(unittest.TestCase):
         # twice: x * 2 against x + 1 differs on almost every input; the rest are the same.
         p = self.audit([method("twice", "(I)I"), method("trim", "(Ljava/lang/String;)Ljava/lang/String;"),
                         method("fill", "([II)[I"), method("shared", "()Laudit/Ops;"), method("now", "()J"),
-                        method("own", "()I")],
+                        method("own", "()I"), method("id", "(Laudit/Ops;)I")],
                        new_twice="x + 1")
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("CONTRADICTED EQ: audit.Ops.twice(I)I", p.stdout)
         self.assertIn("contradicted EQ verdicts: 1", p.stdout)
-        self.assertIn("an instance method", p.stdout)  # own() is skipped, with its reason
+        self.assertIn("run 6 ", p.stdout)  # own() on a receiver its constructor builds
+        self.assertIn("a parameter of type audit.Ops", p.stdout)  # id(Ops) is skipped, with its reason
+
+    def test_an_instance_method_runs_on_receivers_built_alike(self):
+        p = self.audit([method("own", "()I")], new_own="2")
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("CONTRADICTED EQ: audit.Ops.own()I", p.stdout)
 
     def test_equal_releases_contradict_nothing(self):
         # x * 2 and x << 1 agree on every int, overflow included; now() differs from call to

@@ -710,12 +710,17 @@ std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const
   auto backTogether = [](const BodyPath& p, const BodyPath& q) { return p.back && q.back; };
   // The affine equalities Karr's analysis finds (k(old) == 2 * m(new), ...) join the inductive
   // conjuncts when they are inductive with them; anything they do not prove is dropped again.
-  auto widenAffine = [&] {
-    std::vector<Conjunct> extra = affineCandidates(c, b, initial, inductive);
+  // Then, where the loops are not in lock step or an equality across the versions was lost, the
+  // conjuncts of Spacer's invariant for the Horn clauses over both bodies, checked the same way.
+  auto widen = [&](std::vector<Conjunct> extra) {
     if (extra.empty()) return;
     std::vector<Conjunct> widened = inductive;
     widened.insert(widened.end(), extra.begin(), extra.end());
     if (houdini(b, widened, nullptr, backTogether)) inductive = std::move(widened);
+  };
+  auto widenAffine = [&] {
+    widen(affineCandidates(c, b, initial, inductive));
+    widenByHorn(c, b, initial, inductive);
   };
   if (!b.failure.empty()) {
     note(where + ": not coupled: " + b.failure);

@@ -138,6 +138,16 @@ class LoopCoupler {
   /// candidates already), each checked to follow from `initial` under the analysed arithmetic.
   std::vector<Conjunct> affineCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
                                          const std::vector<Conjunct>& inductive);
+  /// The third source: the conjuncts of an invariant Spacer finds for Horn clauses over the two
+  /// bodies (src/symexec/coupled_horn.cpp) that keeps the loops in lock step and `goals` (the
+  /// cross-version equalities of `initial` that `inductive` lost) equal at the exits; tried only
+  /// when the loops are not in lock step under `inductive` or a goal was lost.
+  std::vector<Conjunct> hornCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
+                                       const std::vector<Conjunct>& inductive, const std::vector<Conjunct>& goals);
+  /// `inductive` widened by hornCandidates where Houdini keeps them all inductive together, then
+  /// stripped of each Spacer conjunct the proof does not need.
+  void widenByHorn(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
+                   std::vector<Conjunct>& inductive);
   /// Karr's maps: one per distinct pair of back paths of the two bodies that `inductive`
   /// leaves feasible, over `coords` (nullopt: too many pairs).
   std::optional<std::vector<affine::Map>> iterationMaps(const Bodies& b, const std::vector<Conjunct>& inductive,

@@ -79,6 +79,32 @@ TEST_P(Induction, ABoundOfTheCounterKeepsLessThanAndNotEqualInLockStep) {
   expectProved("bounded", "i(new) <= n(new)");
 }
 
+TEST_P(Induction, AFlagAgainstACounterIsCoupledByADisjunctionFromSpacer) {
+  // `if (i >= 5) s += a` against a flag set at i == 5: s(old) == s(new) is inductive only with
+  // "the flag is set exactly when i > 5", which Spacer finds for the Horn clauses of the bodies.
+  JsonRun j = run("flagged");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+  EXPECT_EQ(j.json["decided_by"].string, "induction") << j.run.out;
+  const std::string note = j.json["induction_note"].string;
+  EXPECT_NE(note.find("candidate conjuncts from Spacer"), std::string::npos) << note;
+  EXPECT_NE(note.find("on(new)"), std::string::npos) << "the invariant does not relate the flag: " << note;
+  EXPECT_NE(note.find(" || "), std::string::npos) << "no disjunction in the invariant: " << note;
+  JsonRun off = run("flagged", {"--induction", "off", "--deepen", "off"});
+  ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+  EXPECT_NE(off.json["result"].string, "EQ") << off.run.out;
+}
+
+TEST_P(Induction, AFlagSetOneIterationLateIsNeverCoupled) {
+  // The same with the flag set at i == 6: the sums differ from n = 7 on (a != 0).
+  JsonRun j = run("flaggedLate");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  const std::string note = j.json["induction_note"].string;
+  EXPECT_EQ(note.rfind("not proved", 0), 0u) << note;
+  EXPECT_NE(note.find("Horn clauses: no invariant"), std::string::npos) << note;
+}
+
 TEST_P(Induction, LessThanAgainstNotEqualWithoutTheGuardIsNeverEq) {
   // For n < 0 the old loop does not run and the new one runs until i wraps around to n (Java)
   // or forever (unbounded integers): no bound holds at the entry, the loops are not coupled.

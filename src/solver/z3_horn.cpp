@@ -1,0 +1,271 @@
+// Constrained Horn clauses over one relation, solved by Z3's Spacer (include/pasda/solver/horn.hpp),
+// and Spacer's invariant read back as terms.
+#include "pasda/solver/horn.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "z3_translate.hpp"
+
+namespace pasda::solver {
+
+namespace {
+
+using terms::Sort;
+using terms::Term;
+
+/// The uninterpreted constants of `e` (the variables a clause quantifies).
+void collectConstants(const z3::expr& e, std::set<unsigned>& seen, z3::expr_vector& out) {
+  if (!e.is_app()) return;
+  const unsigned id = Z3_get_ast_id(e.ctx(), e);
+  if (!seen.insert(id).second) return;
+  if (e.is_const() && e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+    out.push_back(e);
+    return;
+  }
+  for (unsigned i = 0; i < e.num_args(); ++i) collectConstants(e.arg(i), seen, out);
+}
+
+void addClause(z3::solver& s, const z3::expr& body, const z3::expr& head) {
+  z3::expr clause = z3::implies(body, head);
+  std::set<unsigned> seen;
+  z3::expr_vector vars(s.ctx());
+  collectConstants(clause, seen, vars);
+  s.add(vars.empty() ? clause : z3::forall(vars, clause));
+}
+
+/// Reads Spacer's interpretation (a formula over de Bruijn variables, index i = vars[i]) back
+/// into terms. Arithmetic atoms are read as linear sums and rebuilt without subtraction: every
+/// coefficient on the side where it is positive (`x <= y`, not `x - y <= 0`), so that under
+/// Java's wrapping arithmetic the atom means what Spacer meant wherever the sums do not wrap.
+class Reader {
+ public:
+  Reader(terms::TermManager& tm, const std::vector<Term>& vars) : tm_(tm), vars_(vars) {}
+
+  std::optional<Term> formula(const z3::expr& e) {
+    if (e.is_true()) return tm_.boolLit(true);
+    if (e.is_false()) return tm_.boolLit(false);
+    if (!e.is_app()) return std::nullopt;
+    const Z3_decl_kind k = e.decl().decl_kind();
+    std::vector<Term> args;
+    if (k == Z3_OP_AND || k == Z3_OP_OR || k == Z3_OP_NOT || k == Z3_OP_IMPLIES ||
+        (k == Z3_OP_EQ && e.arg(0).is_bool())) {
+      for (unsigned i = 0; i < e.num_args(); ++i) {
+        std::optional<Term> a = formula(e.arg(i));
+        if (!a) return std::nullopt;
+        args.push_back(*a);
+      }
+      switch (k) {
+        case Z3_OP_NOT: return tm_.lnot(args[0]);
+        case Z3_OP_IMPLIES: return tm_.lor(tm_.lnot(args[0]), args[1]);
+        case Z3_OP_EQ: return tm_.lor(tm_.land(args[0], args[1]), tm_.land(tm_.lnot(args[0]), tm_.lnot(args[1])));
+        default: {
+          Term acc = args[0];
+          for (std::size_t i = 1; i < args.size(); ++i) acc = k == Z3_OP_AND ? tm_.land(acc, args[i]) : tm_.lor(acc, args[i]);
+          return acc;
+        }
+      }
+    }
+    if (e.num_args() != 2) return std::nullopt;
+    if (k != Z3_OP_LE && k != Z3_OP_GE && k != Z3_OP_LT && k != Z3_OP_GT && k != Z3_OP_EQ) return std::nullopt;
+    return atom(k, e.arg(0), e.arg(1));
+  }
+
+ private:
+  /// sum of coefficient * vars[index] + constant, in exact rationals as Z3 numerals.
+  struct Linear {
+    std::map<unsigned, z3::expr> coef;
+    std::optional<z3::expr> constant;
+  };
+
+  static z3::expr plus(const std::optional<z3::expr>& a, const z3::expr& b) { return a ? (*a + b).simplify() : b; }
+
+  bool linear(const z3::expr& e, const z3::expr& scale, Linear& out) {
+    if (Z3_get_ast_kind(e.ctx(), e) == Z3_VAR_AST) {
+      const unsigned i = Z3_get_index_value(e.ctx(), e);
+      if (i >= vars_.size()) return false;
+      auto it = out.coef.find(i);
+      if (it == out.coef.end()) out.coef.emplace(i, scale);
+      else it->second = (it->second + scale).simplify();
+      return true;
+    }
+    if (e.is_numeral()) {
+      out.constant = plus(out.constant, (scale * e).simplify());
+      return true;
+    }
+    if (!e.is_app()) return false;
+    switch (e.decl().decl_kind()) {
+      case Z3_OP_ADD:
+        for (unsigned i = 0; i < e.num_args(); ++i)
+          if (!linear(e.arg(i), scale, out)) return false;
+        return true;
+      case Z3_OP_SUB:
+        for (unsigned i = 0; i < e.num_args(); ++i)
+          if (!linear(e.arg(i), i == 0 ? scale : (-scale).simplify(), out)) return false;
+        return true;
+      case Z3_OP_UMINUS: return linear(e.arg(0), (-scale).simplify(), out);
+      case Z3_OP_TO_REAL: return linear(e.arg(0), scale, out);
+      case Z3_OP_MUL: {
+        z3::expr factor = scale;
+        std::optional<z3::expr> rest;
+        for (unsigned i = 0; i < e.num_args(); ++i) {
+          if (e.arg(i).is_numeral()) factor = (factor * e.arg(i)).simplify();
+          else if (rest) return false;  // nonlinear
+          else rest = e.arg(i);
+        }
+        if (!rest) {
+          out.constant = plus(out.constant, factor);
+          return true;
+        }
+        return linear(*rest, factor, out);
+      }
+      default: return false;
+    }
+  }
+
+  /// The literal of sort `s` equal to the numeral `v`, if there is one.
+  std::optional<Term> literal(const z3::expr& v, Sort s) {
+    std::string text;
+    if (terms::isIntegral(s)) {
+      std::int64_t x = 0;
+      if (!v.is_numeral_i64(x)) return std::nullopt;
+      if (s == Sort::Int && (x < INT32_MIN || x > INT32_MAX)) return std::nullopt;
+      return s == Sort::Int ? tm_.intLit(static_cast<std::int32_t>(x)) : tm_.longLit(x);
+    }
+    std::optional<Term> t = detail::literalOfValue(tm_, v, s, text, false);
+    return t && text.empty() ? t : std::nullopt;  // only rationals the float or double is exactly
+  }
+
+  /// sum of |coefficient| * var over the variables whose coefficient has sign `positive`, plus
+  /// `extra` (a non-negative numeral); nullopt if nothing is summed (the side is 0).
+  std::optional<Term> side(const Linear& l, bool positive, const std::optional<z3::expr>& extra, Sort s, bool& ok) {
+    std::optional<Term> acc;
+    auto addTerm = [&](Term t) { acc = acc ? tm_.add(*acc, t) : t; };
+    for (const auto& [i, c] : l.coef) {
+      const bool pos = c.is_numeral() && (c > 0).simplify().is_true();
+      const bool zero = (c == 0).simplify().is_true();
+      if (zero || pos != positive) continue;
+      z3::expr mag = positive ? c : (-c).simplify();
+      const bool one = (mag == 1).simplify().is_true();
+      std::optional<Term> k = one ? std::nullopt : literal(mag, s);
+      if (!one && !k) ok = false;
+      if (!ok) return std::nullopt;
+      addTerm(one ? vars_[i] : tm_.mul(*k, vars_[i]));
+    }
+    if (extra) {
+      std::optional<Term> k = literal(*extra, s);
+      if (!k) {
+        ok = false;
+        return std::nullopt;
+      }
+      addTerm(*k);
+    }
+    return acc;
+  }
+
+  std::optional<Term> atom(Z3_decl_kind k, const z3::expr& lhs, const z3::expr& rhs) {
+    z3::context& ctx = lhs.ctx();
+    Linear l;
+    if (!linear(lhs, ctx.int_val(1), l) || !linear(rhs, ctx.int_val(-1), l)) return std::nullopt;
+    // lhs - rhs == sum + c; one sort for every variable of the atom.
+    std::optional<Sort> sort;
+    for (const auto& [i, c] : l.coef) {
+      if ((c == 0).simplify().is_true()) continue;
+      const Sort s = tm_.sort(vars_[i]);
+      if (sort && *sort != s) return std::nullopt;
+      sort = s;
+    }
+    if (!sort) return std::nullopt;  // no variable: nothing to relate
+    z3::expr c = l.constant ? *l.constant : ctx.int_val(0);
+    const bool integral = terms::isIntegral(*sort);
+    // Integers: P + 1 <= N is P < N, and P >= N + 1 is P > N (no constant to wrap).
+    if (integral && k == Z3_OP_LE && (c == 1).simplify().is_true()) k = Z3_OP_LT, c = ctx.int_val(0);
+    else if (integral && k == Z3_OP_GE && (c == -1).simplify().is_true()) k = Z3_OP_GT, c = ctx.int_val(0);
+    bool ok = true;
+    const bool keepPos = (c > 0).simplify().is_true();
+    const bool keepNeg = (c < 0).simplify().is_true();
+    std::optional<z3::expr> onLeft = keepPos ? std::optional<z3::expr>(c) : std::nullopt;
+    std::optional<z3::expr> onRight = keepNeg ? std::optional<z3::expr>((-c).simplify()) : std::nullopt;
+    std::optional<Term> p = side(l, true, onLeft, *sort, ok);
+    std::optional<Term> n = ok ? side(l, false, onRight, *sort, ok) : std::nullopt;
+    if (!ok) return std::nullopt;
+    const Term zero = *literal(ctx.int_val(0), *sort);
+    const Term a = p ? *p : zero, b = n ? *n : zero;
+    switch (k) {
+      case Z3_OP_LE: return tm_.le(a, b);
+      case Z3_OP_GE: return tm_.ge(a, b);
+      case Z3_OP_LT: return tm_.lt(a, b);
+      case Z3_OP_GT: return tm_.gt(a, b);
+      default: return tm_.eq(a, b);
+    }
+  }
+
+  terms::TermManager& tm_;
+  const std::vector<Term>& vars_;
+};
+
+void conjuncts(const z3::expr& e, std::vector<z3::expr>& out) {
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_AND) {
+    for (unsigned i = 0; i < e.num_args(); ++i) conjuncts(e.arg(i), out);
+    return;
+  }
+  out.push_back(e);
+}
+
+}  // namespace
+
+HornAnswer solveHorn(terms::TermManager& tm, const HornProblem& p, unsigned timeout_ms, terms::Arith arith) {
+  HornAnswer out;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const HornProblem::Step& st : p.steps)
+    if (st.post.size() != p.vars.size()) {
+      out.reason = "a step's post state does not give every variable";
+      return out;
+    }
+  try {
+    z3::context ctx;
+    detail::Translator tr(ctx, tm, arith, false, false);
+    z3::sort_vector dom(ctx);
+    z3::expr_vector args(ctx);
+    for (Term v : p.vars) {
+      dom.push_back(tr.sortOf(tm.sort(v)));
+      args.push_back(tr(v));
+    }
+    z3::func_decl inv = ctx.function("inv", dom, ctx.bool_sort());
+    z3::solver s(ctx, "HORN");
+    z3::params params(ctx);
+    if (timeout_ms > 0) params.set("timeout", timeout_ms);
+    s.set(params);
+    for (Term i : p.init) addClause(s, tr(i), inv(args));
+    for (const HornProblem::Step& st : p.steps) {
+      z3::expr_vector post(ctx);
+      for (Term t : st.post) post.push_back(tr(t));
+      addClause(s, inv(args) && tr(st.guard), inv(post));
+    }
+    for (Term b : p.bad) addClause(s, inv(args) && tr(b), ctx.bool_val(false));
+    const z3::check_result r = s.check();
+    if (r == z3::unsat) {
+      out.status = Status::Unsat;
+    } else if (r == z3::unknown) {
+      out.reason = s.reason_unknown();
+    } else {
+      out.status = Status::Sat;
+      z3::model m = s.get_model();
+      std::vector<z3::expr> parts;  // no interpretation: no relation to read
+      if (m.has_interp(inv)) conjuncts(m.get_func_interp(inv).else_value(), parts);
+      Reader read(tm, p.vars);
+      for (const z3::expr& part : parts)
+        if (std::optional<Term> t = read.formula(part)) out.invariant.push_back(*t);
+    }
+  } catch (const z3::exception& e) {
+    out.status = Status::Unknown;
+    out.reason = e.msg();
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace pasda::solver

@@ -29,8 +29,66 @@ void collectConstants(const z3::expr& e, std::set<unsigned>& seen, z3::expr_vect
   for (unsigned i = 0; i < e.num_args(); ++i) collectConstants(e.arg(i), seen, out);
 }
 
-void addClause(z3::solver& s, const z3::expr& body, const z3::expr& head) {
-  z3::expr clause = z3::implies(body, head);
+/// What Spacer does not take: applications of uninterpreted functions (calls of identical
+/// helpers, library functions the model leaves open) and nonlinear arithmetic (a product of two
+/// unknowns, a division or remainder by one, a power, a conversion from bit-vectors).
+bool abstracted(const z3::expr& e) {
+  if (e.num_args() == 0) return false;
+  switch (e.decl().decl_kind()) {
+    case Z3_OP_UNINTERPRETED: case Z3_OP_POWER: case Z3_OP_BV2INT: case Z3_OP_INT2BV: return true;
+    case Z3_OP_DIV: case Z3_OP_IDIV: case Z3_OP_MOD: case Z3_OP_REM: return !e.arg(1).is_numeral();
+    case Z3_OP_MUL: {
+      unsigned unknowns = 0;
+      for (unsigned i = 0; i < e.num_args(); ++i) unknowns += e.arg(i).is_numeral() ? 0 : 1;
+      return unknowns > 1;
+    }
+    default: return false;
+  }
+}
+
+/// The subterms `abstracted` names in `e`, innermost first.
+void collectApplications(const z3::expr& e, std::set<unsigned>& seen, std::vector<z3::expr>& out) {
+  if (!e.is_app() || !seen.insert(Z3_get_ast_id(e.ctx(), e)).second) return;
+  for (unsigned i = 0; i < e.num_args(); ++i) collectApplications(e.arg(i), seen, out);
+  if (abstracted(e)) out.push_back(e);
+}
+
+/// Each such subterm becomes a fresh constant of the clause, with Ackermann's constraints
+/// (equal arguments, equal results) for two applications of one function — exact within the
+/// clause for functions, an over-approximation for the arithmetic; across clauses (iterations) the results are merely
+/// arbitrary, which only makes the clauses weaker.
+z3::expr ackermannize(const z3::expr& clause, const z3::func_decl& inv) {
+  std::set<unsigned> seen;
+  std::vector<z3::expr> apps;
+  collectApplications(clause, seen, apps);
+  z3::context& ctx = clause.ctx();
+  z3::expr_vector from(ctx), to(ctx);
+  std::vector<std::pair<z3::expr, z3::expr>> replaced;  // (application with its arguments replaced, constant)
+  for (const z3::expr& a : apps) {
+    if (z3::eq(a.decl(), inv)) continue;
+    z3::expr_vector args(ctx);
+    for (unsigned i = 0; i < a.num_args(); ++i) args.push_back(a.arg(i).substitute(from, to));
+    z3::expr k = ctx.constant(("ack!" + std::to_string(from.size())).c_str(), a.get_sort());
+    replaced.emplace_back(a.decl()(args), k);
+    from.push_back(a);
+    to.push_back(k);
+  }
+  if (from.empty()) return clause;
+  z3::expr side = ctx.bool_val(true);
+  for (std::size_t i = 0; i < replaced.size(); ++i)
+    for (std::size_t j = i + 1; j < replaced.size(); ++j) {
+      const z3::expr &p = replaced[i].first, &q = replaced[j].first;
+      if (!z3::eq(p.decl(), q.decl())) continue;
+      z3::expr same = ctx.bool_val(true);
+      for (unsigned k = 0; k < p.num_args(); ++k) same = same && p.arg(k) == q.arg(k);
+      side = side && z3::implies(same, replaced[i].second == replaced[j].second);
+    }
+  // clause is body => head: the constraints join the body.
+  return z3::implies(clause.arg(0).substitute(from, to) && side, clause.arg(1).substitute(from, to));
+}
+
+void addClause(z3::solver& s, const z3::func_decl& inv, const z3::expr& body, const z3::expr& head) {
+  z3::expr clause = ackermannize(z3::implies(body, head), inv);
   std::set<unsigned> seen;
   z3::expr_vector vars(s.ctx());
   collectConstants(clause, seen, vars);
@@ -239,13 +297,13 @@ HornAnswer solveHorn(terms::TermManager& tm, const HornProblem& p, unsigned time
     z3::params params(ctx);
     if (timeout_ms > 0) params.set("timeout", timeout_ms);
     s.set(params);
-    for (Term i : p.init) addClause(s, tr(i), inv(args));
+    for (Term i : p.init) addClause(s, inv, tr(i), inv(args));
     for (const HornProblem::Step& st : p.steps) {
       z3::expr_vector post(ctx);
       for (Term t : st.post) post.push_back(tr(t));
-      addClause(s, inv(args) && tr(st.guard), inv(post));
+      addClause(s, inv, inv(args) && tr(st.guard), inv(post));
     }
-    for (Term b : p.bad) addClause(s, inv(args) && tr(b), ctx.bool_val(false));
+    for (Term b : p.bad) addClause(s, inv, inv(args) && tr(b), ctx.bool_val(false));
     const z3::check_result r = s.check();
     if (r == z3::unsat) {
       out.status = Status::Unsat;

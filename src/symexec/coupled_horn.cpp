@@ -137,7 +137,10 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
       for (const Conjunct& g : want) p.bad.push_back(tm_.land(pcs, tm_.lnot(instantiate(g, st))));
     const solver::HornAnswer ans = solver::solveHorn(tm_, p, ms);
     if (ans.status == solver::Status::Unknown) {  // the single goals would fare no better
-      outcome = "no invariant (Spacer: " + (ans.reason.empty() ? std::string("unknown") : ans.reason) + ")";
+      // Z3's reason may quote the whole clause: its first line, shortened, is enough.
+      std::string why = ans.reason.substr(0, ans.reason.find('\n'));
+      if (why.size() > 80) why = why.substr(0, 77) + "...";
+      outcome = "no invariant (Spacer: " + (why.empty() ? std::string("unknown") : why) + ")";
       break;
     }
     if (ans.status != solver::Status::Sat) continue;

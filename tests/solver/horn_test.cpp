@@ -92,6 +92,32 @@ TEST(Horn, AtomsAreRebuiltWithoutSubtraction) {
   EXPECT_TRUE(found);
 }
 
+TEST(Horn, CallsOfOneFunctionOnEqualArgumentsGiveEqualResults) {
+  // s += f(i) against t += f(j), i and j counting together: s == t needs f(i) == f(j) where
+  // i == j. Spacer takes no uninterpreted functions; their applications are abstracted with
+  // Ackermann's constraints, which keep exactly that.
+  TermManager tm(Arith::Math);
+  Term i = tm.var("i", Sort::Int), j = tm.var("j", Sort::Int), s = tm.var("s", Sort::Int), t = tm.var("t", Sort::Int),
+       n = tm.var("n", Sort::Int);
+  auto f = [&](Term x) { return tm.apply("helper", FunKind::Helper, Sort::Int, {x}); };
+  HornProblem p;
+  p.vars = {i, j, s, t, n};
+  p.init.push_back(conj(tm, {tm.eq(i, tm.intLit(0)), tm.eq(j, tm.intLit(0)), tm.eq(s, t)}));
+  p.steps.push_back({conj(tm, {tm.lt(i, n), tm.lt(j, n)}),
+                     {tm.add(i, tm.intLit(1)), tm.add(j, tm.intLit(1)), tm.add(s, f(i)), tm.add(t, f(j)), n}});
+  p.bad.push_back(tm.lnot(tm.eq(tm.lt(i, n), tm.lt(j, n))));
+  p.bad.push_back(conj(tm, {tm.ge(i, n), tm.ne(s, t)}));
+  const HornAnswer ans = solveHorn(tm, p, 10000);
+  ASSERT_EQ(ans.status, Status::Sat) << ans.reason;
+  auto z = makeZ3Solver(tm, {});
+  const Term inv = conj(tm, ans.invariant);
+  EXPECT_EQ(z->check({inv, tm.ne(s, t)}).status, Status::Unsat) << tm.toString(inv);
+  // Where the arguments differ nothing relates the results: the sums can differ.
+  HornProblem q = p;
+  q.steps[0].post[3] = tm.add(t, f(tm.add(j, tm.intLit(1))));
+  EXPECT_EQ(solveHorn(tm, q, 10000).status, Status::Unsat);
+}
+
 TEST(Horn, MismatchedPostStateIsUnknownNotAnError) {
   TermManager tm(Arith::Math);
   Term x = tm.var("x", Sort::Int);

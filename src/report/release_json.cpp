@@ -1,6 +1,7 @@
 // Report stage: a release diff as JSON, both ways (--format json writes it, --merge reads the
 // shards' outputs back), and the figures every release report shares.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -74,6 +75,7 @@ Json method(const MethodEntry& m) {
   const analysis::PartitionResult* p = firstNeq(m);
   j["witness_call"] = p ? optText(p->witness_call) : Json(nullptr);
   j["differs"] = p ? optText(p->differs) : Json(nullptr);
+  j["witness_built_by_fields"] = p ? fieldBuiltObjects(p->witness_call) : std::vector<std::string>{};
   j["causes"] = methodCauses(m);
   if (m.run) {
     Json run = runToJson(*m.run);
@@ -116,6 +118,29 @@ const analysis::PartitionResult* firstNeq(const MethodEntry& m) {
   for (const auto& p : m.run->iterations[m.run->reported_iteration].partitions)
     if (p.result == classify::Verdict::NEQ) return &p;
   return nullptr;
+}
+
+std::vector<std::string> fieldBuiltObjects(const std::string& call) {
+  // Objects are rendered `Name{field = value, ...}` (src/witness/replay.cpp); string and char
+  // literals are skipped, so a brace inside one is not an object.
+  std::vector<std::string> out;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  for (std::size_t i = 0; i < call.size(); ++i) {
+    const char c = call[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < call.size() && call[i] != c; ++i)
+        if (call[i] == '\\') ++i;
+      continue;
+    }
+    if (c != '{' || i == 0 || !word(call[i - 1])) continue;
+    std::size_t b = i;
+    while (b > 0 && word(call[b - 1])) --b;
+    std::string name = call.substr(b, i - b);
+    if (name != "static" && std::isupper(static_cast<unsigned char>(name[0])) &&
+        std::find(out.begin(), out.end(), name) == out.end())
+      out.push_back(std::move(name));
+  }
+  return out;
 }
 
 std::vector<std::string> methodCauses(const MethodEntry& m) {

@@ -32,6 +32,12 @@ void neqLines(const MethodEntry& m, std::ostream& out) {
   const analysis::PartitionResult* p = firstNeq(m);
   if (!p) return;
   if (!p->witness_call.empty()) out << "      witness  " << oneLine(p->witness_call) << "\n";
+  if (const std::vector<std::string> built = fieldBuiltObjects(p->witness_call); !built.empty()) {
+    std::string names;
+    for (const std::string& n : built) names += (names.empty() ? "" : ", ") + n;
+    out << "      inputs   " << names << " built field by field, no constructor run: a state the fields allow;"
+        << " check that the class can reach it\n";
+  }
   if (!p->differs.empty()) out << "      differs  " << oneLine(p->differs) << "\n";
   else out << "      outputs  " << oneLine(p->old_effect.text(), 70) << "  vs  " << oneLine(p->new_effect.text(), 70) << "\n";
   std::string how = p->decided_by.empty() ? "solver" : p->decided_by;

@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
+#include "z3_contexts.hpp"
 #include "z3_translate.hpp"
 
 namespace pasda::solver {
@@ -284,7 +286,10 @@ HornAnswer solveHorn(terms::TermManager& tm, const HornProblem& p, unsigned time
       return out;
     }
   try {
-    z3::context ctx;
+    // The thread's shared context: a fresh one would cost more than most Spacer calls
+    // (src/solver/z3_contexts.hpp).
+    const std::shared_ptr<detail::SharedContext> shared = detail::ContextPool::instance().acquire(detail::ContextPool::Main);
+    z3::context& ctx = shared->ctx;
     detail::Translator tr(ctx, tm, arith, false, false);
     z3::sort_vector dom(ctx);
     z3::expr_vector args(ctx);

@@ -26,6 +26,7 @@ ReleaseTimings releaseTimings(const release::ReleaseResult& r);
 /// methods_total, started_at, runtime_s, oracle_s, timings, warnings, classes (signature-level
 /// changes of classes) and methods (one object per method: class, method, descriptor,
 /// category, result, decided_by, reason, api_changes, note, time_s, witness_call, differs,
+/// witness_built_by_fields (fieldBuiltObjects of the witness call),
 /// run — the single-method run object of printJson without its top-level "partitions" (a copy
 /// of the reported iteration's), or null).
 Json releaseToJson(const release::ReleaseResult& r);
@@ -57,6 +58,12 @@ const analysis::PartitionResult* firstNeq(const release::MethodEntry& m);
 /// The causes of every NEQ partition of a method's run (reported iteration), one text per
 /// distinct minimal correction set ("new line 42 (x * 5 → x * 10)"), in partition order.
 std::vector<std::string> methodCauses(const release::MethodEntry& m);
+
+/// The objects of a witness call that the replay builds field by field, without running a
+/// constructor ("StopWatch{runningState = null}" in "StopWatch{runningState = null}.getTime()"):
+/// their class names, in order, once each. Such a witness shows a state the fields allow; whether
+/// the class's own methods can reach it is for the maintainer to judge.
+std::vector<std::string> fieldBuiltObjects(const std::string& witnessCall);
 
 /// Why an analysed method is undecided, in a few words ("TIMEOUT: ...", "2 MAYBE_NEQ partitions").
 std::string undecidedReason(const release::MethodEntry& m);

@@ -38,9 +38,9 @@ struct HornAnswer {
   double seconds = 0;
 };
 
-/// Solve `p` with Spacer in a context of its own, under `arith` (the math model — unbounded
-/// integers and reals — suits Spacer best; its answer is then only a candidate for the analysed
-/// arithmetic and must be checked there). `timeout_ms` bounds the time (0: none).
+/// Solve `p` with Spacer, in the calling thread's shared Z3 context, under `arith` (the math
+/// model — unbounded integers and reals — suits Spacer best; its answer is then only a
+/// candidate for the analysed arithmetic and must be checked there). `timeout_ms` bounds the time (0: none).
 HornAnswer solveHorn(terms::TermManager& tm, const HornProblem& p, unsigned timeout_ms,
                      terms::Arith arith = terms::Arith::Math);
 

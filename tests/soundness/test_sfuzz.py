@@ -179,6 +179,22 @@ class WitnessReader(unittest.TestCase):
         inp = Witness(self.space, part).build()
         self.assertEqual(inp["heap"][inp["args"][1]["r"]], {"k": "arr", "e": [0] * 13})
 
+    def test_a_length_too_long_to_build_makes_the_witness_unjudgeable(self):
+        # Seed 6048: the model gave an array past the bound 33554442 elements; the driver built
+        # it empty, which leaves the path ("p1.length > 8"), and the JVM's "same on both" was
+        # reported as a false NEQ. Such a witness is not judged.
+        part = {"path_condition": "p1 != null && p1.length > 8",
+                "witness_values": [{"name": "p1", "literal": "new object"},
+                                   {"name": "p1.length", "literal": "33554442"}]}
+        w = Witness(self.space, part)
+        w.completions(random.Random(1), 3)
+        self.assertTrue(w.unbuildable)
+        self.assertIn("too long to build", " ".join(w.open))
+        part["witness_values"][1]["literal"] = "13"
+        w = Witness(self.space, part)
+        w.build()
+        self.assertFalse(w.unbuildable)
+
     def test_open_string_contents_are_completed(self):
         part = {"path_condition": "p3 != null", "witness_values": [{"name": "p3", "literal": "new object"}]}
         w = Witness(self.space, part)

@@ -182,6 +182,9 @@ class Witness:
                                           "new" if m.group(2) == "!=" else ("alias", m.group(3)))
         self.open = []      # descriptions of what the witness left open
         self.unknown = []   # (heap index, kind) whose content must be completed
+        # A length the driver cannot build: the input built instead leaves the witness's path,
+        # so what the JVM does with it says nothing about the partition (not judgeable).
+        self.unbuildable = False
 
     def type_of(self, path):
         parts = re.findall(r"[A-Za-z_$][\w$]*|\[\d+\]", path)
@@ -227,7 +230,7 @@ class Witness:
     def build(self):
         heap, made = [], {}
         inp = {"heap": heap, "this": None, "args": [], "set_statics": {}}
-        self.open, self.unknown = [], []
+        self.open, self.unknown, self.unbuildable = [], [], False
 
         def ref(path, t, depth=0):
             sh = self.shape(path)
@@ -261,6 +264,7 @@ class Witness:
                     n = parse_literal(self.values.get(path + ".length", ""), INT) or 0
                     if n > 1 << 16:
                         self.open.append(path + ".length = %d (too long to build)" % n)
+                        self.unbuildable = True
                         n = 0
                 heap.append({"k": "arr", "e": [prim(path + "[%d]" % i, INT) for i in range(n)]})
             else:

@@ -215,7 +215,11 @@ bool Explorer::assume(State& s, Term cond) {
 
 std::vector<bool> Explorer::implied(State& s, const std::vector<Term>& candidates) {
   std::vector<bool> keep(candidates.size(), true);
-  const std::vector<bool> none(candidates.size(), false);
+  // When the solver cannot tell (floating point, nonlinear), the candidates that hold
+  // syntactically (equal terms at both entries, equal literals) are still implied.
+  std::vector<bool> none(candidates.size(), false);
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (std::optional<bool> b = tm_.asBool(candidates[i]); b && *b) none[i] = true;
   // A model of the path falsifies many candidates without a query.
   for (std::size_t i = 0; i < candidates.size() && s.model; ++i)
     if (std::optional<bool> v = evalUnder(candidates[i], *s.model); v && !*v) keep[i] = false;

@@ -59,7 +59,8 @@ class Explorer {
   bool assume(State& s, Term cond);
   /// Which of `candidates` (Bool terms) the path condition implies: rounds of one query each
   /// (the path and the negated conjunction of what is left), a model of which drops what it
-  /// falsifies. Candidates the solver cannot decide are not implied.
+  /// falsifies. Where the solver cannot decide, only the candidates that are true as terms
+  /// (equal terms, equal literals) are implied.
   std::vector<bool> implied(State& s, const std::vector<Term>& candidates);
 
   // --- ending paths ----------------------------------------------------------------------

@@ -62,8 +62,22 @@ void LoopCoupler::widenByHorn(const CoupledLoop& c, const Bodies& b, const std::
 std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
                                                   const std::vector<Conjunct>& inductive,
                                                   const std::vector<Conjunct>& goals) {
-  const bool lockStep = outcomesCorrespond(b, inductive);
-  if (lockStep && goals.empty()) return {};
+  // Counted before any query: past the bound, even deciding whether to ask would cost more
+  // than the clauses are worth (Houdini's lock-step check queries the pairs).
+  std::size_t feasible = 0;
+  for (const BodyPath& p : b.paths[Version::kOld])
+    for (const BodyPath& q : b.paths[Version::kNew]) {
+      Term pcs = tm_.boolLit(true);
+      for (Term t : p.pc) pcs = tm_.land(pcs, t);
+      for (Term t : q.pc) pcs = tm_.land(pcs, t);
+      feasible += contradictory(pcs) ? 0 : 1;
+    }
+  if (feasible > kMaxStepPairs) {
+    note("loop pair " + std::to_string(c.pair) + ": Horn clauses: not tried (more than " + std::to_string(kMaxStepPairs) +
+         " pairs of body paths)");
+    return {};
+  }
+  if (goals.empty() && outcomesCorrespond(b, inductive)) return {};
 
   // The relation's variables: the numeric header variables of both loops.
   solver::HornProblem base;
@@ -90,16 +104,11 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
     return st;
   };
   std::vector<std::pair<Term, LoopState>> exits;  // pairs of paths leaving by one exit together
-  std::size_t pairs = 0;
   for (const BodyPath& p : b.paths[Version::kOld])
     for (const BodyPath& q : b.paths[Version::kNew]) {
       Term pcs = conj(q.pc, conj(p.pc, tm_.boolLit(true)));
       if (contradictory(pcs)) continue;
       pcs = tm_.land(known, pcs);
-      if (++pairs > kMaxStepPairs) {
-        note("horn clauses: more than " + std::to_string(kMaxStepPairs) + " pairs of body paths");
-        return {};
-      }
       const bool together = !p.cut && !q.cut && p.back == q.back && (p.back || p.outcome == q.outcome);
       if (!together) {
         base.bad.push_back(pcs);

@@ -64,15 +64,17 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
                                                   const std::vector<Conjunct>& goals) {
   // Counted before any query: past the bound, even deciding whether to ask would cost more
   // than the clauses are worth (Houdini's lock-step check queries the pairs).
-  std::size_t feasible = 0;
+  // (At most 16 times the bound are looked at: a body with a thousand paths has a million pairs.)
+  std::size_t feasible = 0, seen = 0;
   for (const BodyPath& p : b.paths[Version::kOld])
     for (const BodyPath& q : b.paths[Version::kNew]) {
+      if (feasible > kMaxStepPairs || ++seen > 16 * kMaxStepPairs) break;
       Term pcs = tm_.boolLit(true);
       for (Term t : p.pc) pcs = tm_.land(pcs, t);
       for (Term t : q.pc) pcs = tm_.land(pcs, t);
       feasible += contradictory(pcs) ? 0 : 1;
     }
-  if (feasible > kMaxStepPairs) {
+  if (feasible > kMaxStepPairs || seen > 16 * kMaxStepPairs) {
     note("loop pair " + std::to_string(c.pair) + ": Horn clauses: not tried (more than " + std::to_string(kMaxStepPairs) +
          " pairs of body paths)");
     return {};

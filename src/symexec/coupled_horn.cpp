@@ -62,6 +62,13 @@ void LoopCoupler::widenByHorn(const CoupledLoop& c, const Bodies& b, const std::
 std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
                                                   const std::vector<Conjunct>& inductive,
                                                   const std::vector<Conjunct>& goals) {
+  if (!hornWorthTrying(c, b, inductive, goals)) return {};
+  const std::optional<HornClauses> h = hornClauses(b, initial, inductive);
+  return h ? askSpacer(c, *h, goals) : std::vector<Conjunct>{};
+}
+
+bool LoopCoupler::hornWorthTrying(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& inductive,
+                                  const std::vector<Conjunct>& goals) {
   // Counted before any query: past the bound, even deciding whether to ask would cost more
   // than the clauses are worth (Houdini's lock-step check queries the pairs).
   // (At most 16 times the bound are looked at: a body with a thousand paths has a million pairs.)
@@ -77,12 +84,17 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
   if (feasible > kMaxStepPairs || seen > 16 * kMaxStepPairs) {
     note("loop pair " + std::to_string(c.pair) + ": Horn clauses: not tried (more than " + std::to_string(kMaxStepPairs) +
          " pairs of body paths)");
-    return {};
+    return false;
   }
-  if (goals.empty() && outcomesCorrespond(b, inductive)) return {};
+  return !goals.empty() || !outcomesCorrespond(b, inductive);
 
+}
+
+std::optional<LoopCoupler::HornClauses> LoopCoupler::hornClauses(const Bodies& b, const std::vector<Conjunct>& initial,
+                                                                 const std::vector<Conjunct>& inductive) {
   // The relation's variables: the numeric header variables of both loops.
-  solver::HornProblem base;
+  HornClauses out;
+  solver::HornProblem& base = out.base;
   std::vector<std::pair<Version, int>> at;
   for (Version v : kBothVersions)
     for (const auto& [slot, x] : b.header[v])
@@ -90,7 +102,7 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
         base.vars.push_back(x);
         at.emplace_back(v, slot);
       }
-  if (base.vars.empty()) return {};
+  if (base.vars.empty()) return std::nullopt;
   auto conj = [&](const std::vector<Term>& ts, Term acc) {
     for (Term t : ts) acc = tm_.land(acc, t);
     return acc;
@@ -105,7 +117,6 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
     for (const auto& [slot, t] : q.post) if (t) st[Version::kNew][slot] = t;
     return st;
   };
-  std::vector<std::pair<Term, LoopState>> exits;  // pairs of paths leaving by one exit together
   for (const BodyPath& p : b.paths[Version::kOld])
     for (const BodyPath& q : b.paths[Version::kNew]) {
       Term pcs = conj(q.pc, conj(p.pc, tm_.boolLit(true)));
@@ -122,10 +133,13 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
       } else if (p.outcome.kind == LoopOutcome::Kind::Return && p.ret && q.ret) {
         base.bad.push_back(tm_.land(pcs, tm_.lnot(tm_.same(p.ret, q.ret))));
       } else if (p.outcome.kind == LoopOutcome::Kind::Exit) {
-        exits.emplace_back(pcs, stateAfter(p, q));
+        out.exits.emplace_back(pcs, stateAfter(p, q));
       }
     }
+  return out;
+}
 
+std::vector<Conjunct> LoopCoupler::askSpacer(const CoupledLoop& c, const HornClauses& h, const std::vector<Conjunct>& goals) {
   // Spacer is asked for an invariant that keeps the loops in lock step and, at their exits,
   // the goals equal: all of them first, then each alone (some may differ legitimately).
   std::vector<std::vector<Conjunct>> tries;
@@ -143,8 +157,8 @@ std::vector<Conjunct> LoopCoupler::hornCandidates(const CoupledLoop& c, const Bo
       break;
     }
     const unsigned ms = static_cast<unsigned>(opt_.deadline == until ? left / 4 : left);
-    solver::HornProblem p = base;
-    for (const auto& [pcs, st] : exits)
+    solver::HornProblem p = h.base;
+    for (const auto& [pcs, st] : h.exits)
       for (const Conjunct& g : want) p.bad.push_back(tm_.land(pcs, tm_.lnot(instantiate(g, st))));
     const solver::HornAnswer ans = solver::solveHorn(tm_, p, ms);
     if (ans.status == solver::Status::Unknown) {  // the single goals would fare no better

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pasda/solver/horn.hpp"
 #include "pasda/symexec/affine.hpp"
 #include "state.hpp"
 
@@ -144,6 +145,22 @@ class LoopCoupler {
   /// when the loops are not in lock step under `inductive` or a goal was lost.
   std::vector<Conjunct> hornCandidates(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,
                                        const std::vector<Conjunct>& inductive, const std::vector<Conjunct>& goals);
+  /// The Horn clauses over both bodies without the goals: the relation's variables, the entry,
+  /// the steps and the bad pairs; the states after the pairs leaving by one exit together, where
+  /// the goals are added per try.
+  struct HornClauses {
+    solver::HornProblem base;
+    std::vector<std::pair<Term, LoopState>> exits;
+  };
+  /// Whether to ask Spacer at all: not past the bound of pairs of body paths, and only when a
+  /// goal was lost or the loops are not in lock step.
+  bool hornWorthTrying(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& inductive,
+                       const std::vector<Conjunct>& goals);
+  /// nullopt: no numeric loop variable to relate.
+  std::optional<HornClauses> hornClauses(const Bodies& b, const std::vector<Conjunct>& initial,
+                                         const std::vector<Conjunct>& inductive);
+  /// Spacer on `h` with all the goals, then each alone, within the time; the conjuncts found.
+  std::vector<Conjunct> askSpacer(const CoupledLoop& c, const HornClauses& h, const std::vector<Conjunct>& goals);
   /// `inductive` widened by hornCandidates where Houdini keeps them all inductive together, then
   /// stripped of each Spacer conjunct the proof does not need.
   void widenByHorn(const CoupledLoop& c, const Bodies& b, const std::vector<Conjunct>& initial,

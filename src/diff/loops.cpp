@@ -663,6 +663,8 @@ char returnKind(Opcode op) {
   }
 }
 
+bool isGoto(Opcode op) { return op == Opcode::goto_ || op == Opcode::goto_w; }
+
 /// The summary of one loop, or why it has none.
 std::string summarise(const MethodFacts& F, int header, const std::vector<int>& body, Facts& facts, LoopSummary& out) {
   if (F.depth[static_cast<std::size_t>(header)] != 0) return "operand stack not empty at the header";
@@ -698,6 +700,13 @@ std::string summarise(const MethodFacts& F, int header, const std::vector<int>& 
     const char rk = returnKind(insn.op);
     if (rk != 'V' || insn.op == Opcode::return_) out.returns.emplace_back(insn.pc, rk);
     for (int t : F.succs[static_cast<std::size_t>(i)]) {
+      if (in.count(t)) continue;
+      // A goto outside the loop (javac's `break`) leads where the loop really leaves: one exit
+      // with the loop's own condition's, not a second one (gotos change no state).
+      for (int hops = 0; hops < 8 && t < F.size() && !in.count(t) && isGoto(F.at(t).op) &&
+                         F.succs[static_cast<std::size_t>(t)].size() == 1;
+           ++hops)
+        t = F.succs[static_cast<std::size_t>(t)].front();
       if (in.count(t)) continue;
       if (t >= F.size() || F.depth[static_cast<std::size_t>(t)] != 0) return "leaves with values on the operand stack";
       exits.insert(F.at(t).pc);

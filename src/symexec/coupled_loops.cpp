@@ -17,6 +17,7 @@
 #include "coupled_loops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 #include "interpreter.hpp"
@@ -26,10 +27,14 @@ namespace pasda::symexec {
 
 namespace {
 
-/// Bounds of one proof: paths of one body iteration, and the exploration of one body.
-constexpr std::size_t kMaxBodyPaths = 1024;
-constexpr std::uint64_t kMaxBodySteps = 100'000;
-constexpr int kBodyDepthLimit = 64;
+/// The ratios tried after lock step fails: iterations of the old loop and of the new per step.
+constexpr std::array<LoopCoupler::Ratio, 4> kRatios{{{2, 1}, {1, 2}, {3, 1}, {1, 3}}};
+
+std::string ratioText(const LoopCoupler::Ratio& r) {
+  return std::to_string(r[Version::kOld]) + " old iteration" + (r[Version::kOld] > 1 ? "s" : "") + " per " +
+         (r[Version::kNew] > 1 ? std::to_string(r[Version::kNew]) + " new ones" : std::string("new one"));
+}
+
 /// Candidates over more variables than this are not tried (the queries grow quadratically).
 constexpr std::size_t kMaxCandidates = 800;
 
@@ -224,7 +229,7 @@ std::vector<Conjunct> LoopCoupler::candidates(const CoupledLoop& c, const LoopSt
   // Bounds within a version: a variable the loop writes against an integral one it only reads,
   // both ways (i(new) <= n(new): what keeps `i != n` in lock step with `i < n`). Formulas over
   // the bodies' header variables, so only once both bodies are explored.
-  const Bodies& b = bodies(c);
+  const Bodies& b = bodies(c, Ratio{1, 1});  // the header variables are those of every ratio
   if (b.failure.empty())
     for (const Var& w : vars)
       for (const Var& r : vars) {
@@ -289,77 +294,6 @@ std::vector<Term> LoopCoupler::all(const std::vector<Conjunct>& ks, const LoopSt
   out.reserve(ks.size());
   for (const Conjunct& k : ks) out.push_back(instantiate(k, st));
   return out;
-}
-
-std::string LoopCoupler::exploreBody(const CoupledLoop& c, Version v, Bodies& b) {
-  const MethodInfo* m = method(v, c);
-  if (!m) return "the " + std::string(versionName(v)) + " method is not found";
-  const LoopSummaryHook& h = c.loop[v];
-  std::vector<Term> locals(m->max_locals);
-  for (auto [slot, kind] : variables(h)) {
-    if (static_cast<std::size_t>(slot) >= locals.size()) locals.resize(static_cast<std::size_t>(slot) + 2);
-    Term x = tm_.var("$loop" + std::to_string(c.pair) + "_" + std::string(versionName(v)) + "_" + std::to_string(slot),
-                     sortOfDescriptor(kind));
-    locals[static_cast<std::size_t>(slot)] = x;
-    b.header[v][slot] = x;
-    header_vars_[x] = {v, slot};
-  }
-  ExecOptions bo;
-  bo.depth_limit = kBodyDepthLimit;
-  bo.deadline = opt_.deadline;
-  bo.solver_timeout_ms = opt_.solver_timeout_ms;
-  bo.max_array_length = opt_.max_array_length;
-  bo.max_steps_per_path = kMaxBodySteps;
-  bo.main_class = opt_.main_class;
-  bo.assume_feasible = true;  // the inductiveness queries filter infeasible paths
-  bo.abstracted_methods = opt_.abstracted_methods;  // identical pure helpers: shared functions
-  bo.regions = opt_.regions;                        // unchanged loops inside: shared functions
-  bo.stop_at_pcs = h.exits;
-  bo.stop_at_pcs.push_back(h.header_pc);
-  std::vector<BodyPath>& paths = b.paths[v];
-  auto sink = [&](const RawPartition& raw, solver::Solver&) {
-    BodyPath p;
-    p.pc = raw.pc;
-    if (raw.depth_limited) {
-      p.cut = true;
-    } else if (raw.stopped_at) {
-      p.back = *raw.stopped_at == h.header_pc;
-      if (!p.back) p.outcome.exit = static_cast<std::size_t>(std::find(h.exits.begin(), h.exits.end(), *raw.stopped_at) - h.exits.begin());
-      for (auto [slot, kind] : variables(h))
-        p.post[slot] = static_cast<std::size_t>(slot) < raw.stopped_locals.size() ? raw.stopped_locals[static_cast<std::size_t>(slot)] : Term{};
-    } else if (raw.entry.kind == ExecEffect::Kind::Return || raw.entry.kind == ExecEffect::Kind::Void) {
-      p.outcome.kind = LoopOutcome::Kind::Return;
-      p.outcome.ret_kind = h.returns.empty() ? 'V' : h.returns.front().second;
-      p.ret = raw.entry.value;
-    } else if (raw.entry.kind == ExecEffect::Kind::Throw) {
-      p.outcome.kind = LoopOutcome::Kind::Throw;
-      p.outcome.exception = raw.entry.exception;
-    } else {
-      p.cut = true;
-    }
-    paths.push_back(std::move(p));
-  };
-  try {
-    Executor ex(program_, tm_, *opt_.proof_solver, bo);
-    ExecStats st = ex.exploreFrom(*m, h.header_pc, locals, {}, sink);
-    if (st.timed_out) return "the time ran out exploring the " + std::string(versionName(v)) + " loop's body";
-  } catch (const std::exception& e) {
-    return std::string("its body cannot be explored: ") + e.what();
-  }
-  if (paths.size() > kMaxBodyPaths) return "a body iteration has more than " + std::to_string(kMaxBodyPaths) + " paths";
-  for (const BodyPath& p : paths)
-    for (const auto& [slot, t] : p.post)
-      if (!t) return "a loop variable has no value where the body ends";
-  return "";
-}
-
-const LoopCoupler::Bodies& LoopCoupler::bodies(const CoupledLoop& c) {
-  auto it = bodies_.find(c.pair);
-  if (it != bodies_.end()) return it->second;
-  Bodies b;
-  for (Version v : kBothVersions)
-    if (b.failure.empty()) b.failure = exploreBody(c, v, b);
-  return bodies_.emplace(c.pair, std::move(b)).first->second;
 }
 
 solver::Status LoopCoupler::query(const std::vector<Term>& facts, const std::vector<Term>& probe, std::vector<bool>* holds) {
@@ -702,10 +636,32 @@ std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const
   std::sort(key.begin(), key.end());
   auto cached = proofs_.find({c.pair, key});
   if (cached != proofs_.end()) return cached->second;
-  std::optional<Proof> proof;
   const std::string where = "loop pair " + std::to_string(c.pair) + " (old pc " + std::to_string(c.loop[Version::kOld].header_pc) +
                             ", new pc " + std::to_string(c.loop[Version::kNew].header_pc) + ")";
-  const Bodies& b = bodies(c);
+  // Lock step first. Where it fails, a loop unrolled (or halved) against the other runs at a
+  // fixed ratio: a step of two or three iterations of one loop against one of the other, with
+  // the same proof over the composed bodies. Notes of ratios that fail are not kept (one line
+  // says which were tried).
+  std::optional<Proof> proof = proveAt(c, initial, Ratio{1, 1}, where);
+  const std::set<std::string> lockStepNotes = notes_;
+  std::string tried;
+  for (const Ratio& r : kRatios) {
+    if (proof || !bodies(c, Ratio{1, 1}).failure.empty() || Clock::now() >= opt_.deadline) break;
+    proof = proveAt(c, initial, r, where + " at " + ratioText(r));
+    if (!proof) {
+      notes_ = lockStepNotes;
+      tried += (tried.empty() ? "" : ", ") + ratioText(r);
+    }
+  }
+  if (!proof && !tried.empty()) note(where + ": not coupled at " + tried + " either");
+  proofs_.emplace(std::make_pair(c.pair, key), proof);
+  return proof;
+}
+
+std::optional<LoopCoupler::Proof> LoopCoupler::proveAt(const CoupledLoop& c, const std::vector<Conjunct>& initial, Ratio r,
+                                                      const std::string& where) {
+  std::optional<Proof> proof;
+  const Bodies& b = bodies(c, r);
   std::vector<Conjunct> inductive = initial;
   auto backTogether = [](const BodyPath& p, const BodyPath& q) { return p.back && q.back; };
   // The affine equalities Karr's analysis finds (k(old) == 2 * m(new), ...) join the inductive
@@ -736,9 +692,8 @@ std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const
     };
     if (!houdini(b, atExit, &inductive, sameExit)) atExit.clear();
     note(where + ": invariant " + describe(c, inductive) + "; at the exits " + describe(c, atExit));
-    proof = Proof{inductive, atExit};
+    proof = Proof{inductive, atExit, r};
   }
-  proofs_.emplace(std::make_pair(c.pair, key), proof);
   return proof;
 }
 

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "pasda/solver/horn.hpp"
@@ -67,13 +68,20 @@ class LoopCoupler {
   std::vector<Conjunct> candidates(const CoupledLoop& c, const LoopState& entry, bool aligned);
   Term instantiate(const Conjunct& k, const LoopState& st);
 
+  /// How many iterations of each version's loop one step of the proof takes: 1 and 1 is lock
+  /// step; 2 and 1 couples two iterations of the old loop with one of the new (an unrolled or
+  /// a halved loop).
+  using Ratio = PerVersion<int>;
   struct Proof {
     std::vector<Conjunct> inductive;  // holds at every pair of header visits
     std::vector<Conjunct> at_exit;    // holds at the exits (corresponding exits are taken together)
+    Ratio ratio{1, 1};                // iterations per step
   };
   /// The largest subset of `initial` (which holds at the entries) that is inductive for the
   /// two loop bodies, under which they take corresponding outcomes together and returns inside
-  /// them return equal values; nullopt when there is none (or the solver cannot tell).
+  /// them return equal values; nullopt when there is none (or the solver cannot tell). Lock
+  /// step first; where it fails, steps of two or three iterations of one loop against one of
+  /// the other (kRatios).
   std::optional<Proof> prove(const CoupledLoop& c, const std::vector<Conjunct>& initial);
   /// "c(new) == c(old) + 1, i(new) == i(old)" with the locals' source names.
   std::string describe(const CoupledLoop& c, const std::vector<Conjunct>& ks) const;
@@ -117,8 +125,14 @@ class LoopCoupler {
   /// A conjunction with an atom and its negation (two paths that branch apart on equal terms).
   bool contradictory(Term conj) const;
   std::vector<PathView> view(const std::vector<BodyPath>& paths, const Assumed& a);
-  const Bodies& bodies(const CoupledLoop& c);
-  std::string exploreBody(const CoupledLoop& c, Version v, Bodies& b);
+  /// The bodies of one step at `r` (src/symexec/coupled_bodies.cpp), explored once per ratio.
+  const Bodies& bodies(const CoupledLoop& c, Ratio r);
+  /// `times` iterations of `v`'s body from the symbolic header state: paths that come back
+  /// after all of them, and paths that leave in any of them.
+  std::string exploreBody(const CoupledLoop& c, Version v, Bodies& b, int times);
+  /// prove() at one ratio; `where` names the loop pair in the notes.
+  std::optional<Proof> proveAt(const CoupledLoop& c, const std::vector<Conjunct>& initial, Ratio r,
+                               const std::string& where);
   /// Satisfiability of `facts` on the proof solver; after Sat, `probe`'s values in the model
   /// (true only for those that evaluate to true).
   solver::Status query(const std::vector<Term>& facts, const std::vector<Term>& probe, std::vector<bool>* holds);
@@ -177,7 +191,7 @@ class LoopCoupler {
   const ExecOptions& opt_;
   std::map<std::pair<const MethodInfo*, std::uint32_t>, const CoupledLoop*> at_;
   bool resolved_ = false;
-  std::map<int, Bodies> bodies_;
+  std::map<std::tuple<int, int, int>, Bodies> bodies_;  // (pair, old iterations, new iterations)
   /// The symbolic header variables of every explored body: (version, slot) of each.
   std::unordered_map<Term, std::pair<Version, int>, terms::TermHash> header_vars_;
   std::map<std::pair<int, std::vector<Conjunct>>, std::optional<Proof>> proofs_;

@@ -105,6 +105,42 @@ TEST_P(Induction, AFlagSetOneIterationLateIsNeverCoupled) {
   EXPECT_NE(note.find("Horn clauses: no invariant"), std::string::npos) << note;
 }
 
+TEST_P(Induction, AnUnrolledLoopIsCoupledTwoOldIterationsPerNewOne) {
+  // The new loop does two iterations' work with the bound checked between the halves: never in
+  // lock step (i + 1 against i + 2), but two old iterations against one new keep i and s equal,
+  // under Java too (no sum can wrap: i < n before each increment).
+  expectProved("unrolled", "at 2 old iterations per new one: invariant");
+  JsonRun j = run("unrolled");
+  const std::string note = j.json["induction_note"].string;
+  EXPECT_NE(note.find("s(old) == s(new)"), std::string::npos) << note;
+}
+
+TEST_P(Induction, AnUnrolledLoopWithAnOffByOneBoundIsNeverEq) {
+  // `++i > n` instead of `++i >= n`: n = 1 gives x against 2 * x.
+  JsonRun j = run("unrolledWrong");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+  const std::string note = j.json["induction_note"].string;
+  EXPECT_EQ(note.rfind("not proved", 0), 0u) << note;
+  EXPECT_NE(note.find("not coupled at 2 old iterations per new one"), std::string::npos) << note;
+}
+
+TEST_P(Induction, ALoopRunningTwiceAsOftenIsCoupledOnlyOverUnboundedIntegers) {
+  // j < n adding 2 * x against i < 2 * n adding x: one old iteration per two new ones, with
+  // i(new) == 2 * j(old). Under Java 2 * n wraps around (n = -2^31 + 1: 2 * n == 2).
+  JsonRun j = run("halved");
+  ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+  const std::string note = j.json["induction_note"].string;
+  if (GetParam() == "math") {
+    EXPECT_EQ(j.json["result"].string, "EQ") << j.run.out;
+    EXPECT_EQ(j.json["decided_by"].string, "induction") << j.run.out;
+    EXPECT_NE(note.find("at 1 old iteration per 2 new ones: invariant"), std::string::npos) << note;
+  } else {
+    EXPECT_EQ(j.json["result"].string, "NEQ") << j.run.out;
+    EXPECT_EQ(note.rfind("not proved", 0), 0u) << note;
+  }
+}
+
 TEST_P(Induction, LessThanAgainstNotEqualWithoutTheGuardIsNeverEq) {
   // For n < 0 the old loop does not run and the new one runs until i wraps around to n (Java)
   // or forever (unbounded integers): no bound holds at the entry, the loops are not coupled.

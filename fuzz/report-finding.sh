@@ -16,5 +16,10 @@ while IFS= read -r f; do
 done < <(find "$artifacts" -type f -newer "$marker")
 echo "=== fuzz finding (seed $seed): the report, and its frames inside the project ==="
 grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|terminate called|what\(\)' "$log"
-grep -E '^ *#[0-9]+ .* in .*(/src/|/jvm-frontend/|/fuzz/)' "$log" | head -30
+# A leak's frames are mostly inside libraries (Z3's allocations): its first report whole, so
+# that the log says who allocated it.
+if grep -q 'ERROR: LeakSanitizer' "$log"; then
+  grep -m1 -A40 -E '^(Direct|Indirect) leak of' "$log"
+fi
+grep -E '^ *#[0-9]+ .* in .*(/src/|/jvm-frontend/|/fuzz/fuzz_)' "$log" | grep -v ' in malloc \| in operator new' | head -30
 exit 0

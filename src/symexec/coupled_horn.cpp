@@ -15,6 +15,7 @@ namespace {
 constexpr std::size_t kMaxGoals = 6;     // single equalities tried after all of them together
 constexpr unsigned kHornMs = 2000;        // every Spacer call of one loop pair together, at most
 constexpr std::size_t kMaxStepPairs = 256; // pairs of body paths; beyond, the clauses cost more than they give
+constexpr unsigned kMinCallMs = 50;        // a call with less is not made (Spacer takes some 15 ms to start)
 
 }  // namespace
 
@@ -152,11 +153,11 @@ std::vector<Conjunct> LoopCoupler::askSpacer(const CoupledLoop& c, const HornCla
   const Clock::time_point until = std::min(opt_.deadline, Clock::now() + std::chrono::milliseconds(kHornMs));
   for (const std::vector<Conjunct>& want : tries) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-    if (left <= 20) {
+    const auto ms = static_cast<unsigned>(std::max<std::int64_t>(0, opt_.deadline == until ? left / 4 : left));
+    if (ms < kMinCallMs) {
       outcome = "no invariant within the time";
       break;
     }
-    const unsigned ms = static_cast<unsigned>(opt_.deadline == until ? left / 4 : left);
     solver::HornProblem p = h.base;
     for (const auto& [pcs, st] : h.exits)
       for (const Conjunct& g : want) p.bad.push_back(tm_.land(pcs, tm_.lnot(instantiate(g, st))));

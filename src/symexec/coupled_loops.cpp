@@ -30,6 +30,18 @@ namespace {
 /// The ratios tried after lock step fails: iterations of the old loop and of the new per step.
 constexpr std::array<LoopCoupler::Ratio, 4> kRatios{{{2, 1}, {1, 2}, {3, 1}, {1, 3}}};
 
+/// Paths of one step at most, for a ratio to be tried: `paths` per iteration, `times` iterations.
+constexpr std::size_t kMaxRatioStepPaths = 64;
+
+bool composable(std::size_t paths, int times) {
+  std::size_t n = 1;
+  for (int i = 0; i < times; ++i) {
+    n *= std::max<std::size_t>(paths, 1);
+    if (n > kMaxRatioStepPaths) return false;
+  }
+  return true;
+}
+
 std::string ratioText(const LoopCoupler::Ratio& r) {
   return std::to_string(r[Version::kOld]) + " old iteration" + (r[Version::kOld] > 1 ? "s" : "") + " per " +
          (r[Version::kNew] > 1 ? std::to_string(r[Version::kNew]) + " new ones" : std::string("new one"));
@@ -631,30 +643,40 @@ bool LoopCoupler::outcomesCorrespond(const Bodies& b, const std::vector<Conjunct
   return true;
 }
 
-std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const std::vector<Conjunct>& initial) {
+std::optional<LoopCoupler::Proof> LoopCoupler::prove(const CoupledLoop& c, const std::vector<Conjunct>& initial,
+                                                    bool ratios) {
   std::vector<Conjunct> key = initial;
   std::sort(key.begin(), key.end());
-  auto cached = proofs_.find({c.pair, key});
+  auto cached = proofs_.find({c.pair, ratios, key});
   if (cached != proofs_.end()) return cached->second;
   const std::string where = "loop pair " + std::to_string(c.pair) + " (old pc " + std::to_string(c.loop[Version::kOld].header_pc) +
                             ", new pc " + std::to_string(c.loop[Version::kNew].header_pc) + ")";
-  // Lock step first. Where it fails, a loop unrolled (or halved) against the other runs at a
-  // fixed ratio: a step of two or three iterations of one loop against one of the other, with
-  // the same proof over the composed bodies. Notes of ratios that fail are not kept (one line
-  // says which were tried).
-  std::optional<Proof> proof = proveAt(c, initial, Ratio{1, 1}, where);
-  const std::set<std::string> lockStepNotes = notes_;
-  std::string tried;
-  for (const Ratio& r : kRatios) {
-    if (proof || !bodies(c, Ratio{1, 1}).failure.empty() || Clock::now() >= opt_.deadline) break;
-    proof = proveAt(c, initial, r, where + " at " + ratioText(r));
-    if (!proof) {
-      notes_ = lockStepNotes;
-      tried += (tried.empty() ? "" : ", ") + ratioText(r);
+  std::optional<Proof> proof;
+  if (!ratios) {
+    proof = proveAt(c, initial, Ratio{1, 1}, where);
+  } else {
+    // A loop unrolled (or halved) against the other runs at a fixed ratio: a step of two or
+    // three iterations of one loop against one of the other, with the same proof over the
+    // composed bodies; only where the composed bodies stay small (the proof's queries grow
+    // with the pairs of their paths). Notes of ratios that fail are not kept (one line says
+    // which were tried).
+    const Bodies& one = bodies(c, Ratio{1, 1});
+    const std::set<std::string> before = notes_;
+    std::string tried;
+    for (const Ratio& r : kRatios) {
+      if (proof || !one.failure.empty() || Clock::now() >= opt_.deadline) break;
+      if (!composable(one.paths[Version::kOld].size(), r[Version::kOld]) ||
+          !composable(one.paths[Version::kNew].size(), r[Version::kNew]))
+        continue;
+      proof = proveAt(c, initial, r, where + " at " + ratioText(r));
+      if (!proof) {
+        notes_ = before;
+        tried += (tried.empty() ? "" : ", ") + ratioText(r);
+      }
     }
+    if (!proof && !tried.empty()) note(where + ": not coupled at " + tried + " either");
   }
-  if (!proof && !tried.empty()) note(where + ": not coupled at " + tried + " either");
-  proofs_.emplace(std::make_pair(c.pair, key), proof);
+  proofs_.emplace(std::make_tuple(c.pair, ratios, key), proof);
   return proof;
 }
 

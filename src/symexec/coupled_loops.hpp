@@ -79,10 +79,10 @@ class LoopCoupler {
   };
   /// The largest subset of `initial` (which holds at the entries) that is inductive for the
   /// two loop bodies, under which they take corresponding outcomes together and returns inside
-  /// them return equal values; nullopt when there is none (or the solver cannot tell). Lock
-  /// step first; where it fails, steps of two or three iterations of one loop against one of
-  /// the other (kRatios).
-  std::optional<Proof> prove(const CoupledLoop& c, const std::vector<Conjunct>& initial);
+  /// them return equal values; nullopt when there is none (or the solver cannot tell). In lock
+  /// step; with `ratios`, at steps of two or three iterations of one loop against one of the
+  /// other instead (kRatios; tried after lock step failed with every set of candidates).
+  std::optional<Proof> prove(const CoupledLoop& c, const std::vector<Conjunct>& initial, bool ratios = false);
   /// "c(new) == c(old) + 1, i(new) == i(old)" with the locals' source names.
   std::string describe(const CoupledLoop& c, const std::vector<Conjunct>& ks) const;
 
@@ -194,7 +194,7 @@ class LoopCoupler {
   std::map<std::tuple<int, int, int>, Bodies> bodies_;  // (pair, old iterations, new iterations)
   /// The symbolic header variables of every explored body: (version, slot) of each.
   std::unordered_map<Term, std::pair<Version, int>, terms::TermHash> header_vars_;
-  std::map<std::pair<int, std::vector<Conjunct>>, std::optional<Proof>> proofs_;
+  std::map<std::tuple<int, bool, std::vector<Conjunct>>, std::optional<Proof>> proofs_;
   std::set<std::string> notes_;
 };
 

@@ -92,19 +92,21 @@ std::optional<StepOutcome> Interpreter::coupleNew(State& s, const CoupledLoop& c
   entry[Version::kOld] = old.entry;
   entry[Version::kNew] = loopEntry(s.frames.back(), h, tm_);
   // The conjuncts that hold at both entries on this path, then the inductive part of them:
-  // the aligned relations first, then all.
+  // the aligned relations first, then all; in lock step, then (all of them) at fixed ratios.
   std::optional<LoopCoupler::Proof> proof;
+  std::vector<Conjunct> initial;
   for (bool aligned : {true, false}) {
     const std::vector<Conjunct> candidates = coupler_.candidates(c, entry, aligned);
     std::vector<Term> facts;
     for (const Conjunct& k : candidates) facts.push_back(coupler_.instantiate(k, entry));
     const std::vector<bool> holds = explorer_.implied(s, facts);
-    std::vector<Conjunct> initial;
+    initial.clear();
     for (std::size_t i = 0; i < candidates.size(); ++i)
       if (holds[i]) initial.push_back(candidates[i]);
     proof = coupler_.prove(c, initial);
     if (proof) break;
   }
+  if (!proof) proof = coupler_.prove(c, initial, true);
   if (!proof) {  // unrelated functions of each loop prove nothing: the path is cut
     explorer_.note(s, "coupled loops without an inductive invariant: paths cut");
     explorer_.cutPath(s, Explorer::Cut::Depth);

@@ -714,7 +714,7 @@ std::optional<LoopCoupler::Proof> LoopCoupler::proveAt(const CoupledLoop& c, con
     };
     if (!houdini(b, atExit, &inductive, sameExit)) atExit.clear();
     note(where + ": invariant " + describe(c, inductive) + "; at the exits " + describe(c, atExit));
-    proof = Proof{inductive, atExit, r};
+    proof = Proof{inductive, atExit};
   }
   return proof;
 }

@@ -75,7 +75,6 @@ class LoopCoupler {
   struct Proof {
     std::vector<Conjunct> inductive;  // holds at every pair of header visits
     std::vector<Conjunct> at_exit;    // holds at the exits (corresponding exits are taken together)
-    Ratio ratio{1, 1};                // iterations per step
   };
   /// The largest subset of `initial` (which holds at the entries) that is inductive for the
   /// two loop bodies, under which they take corresponding outcomes together and returns inside

@@ -110,7 +110,10 @@ po::options_description describeOptions() {
                                                                        "is compared like their results; off: ignored")
     ("shortcut", po::value<std::string>()->default_value("on"), "on: a method whose code and reachable callees "
                                                                  "are identical in both versions is EQ without "
-                                                                 "analysis (decided by identical code); off: analyse it")
+                                                                 "analysis (decided by identical code), and in a "
+                                                                 "release diff so is one whose own code is identical "
+                                                                 "and whose changed callees are all EQ (decided by "
+                                                                 "equivalent callees); off: analyse them")
     ("db", po::value<std::string>(), "append this run to a SQLite database (created when missing; checked before "
                                      "the analysis)")
     ("format", po::value<std::string>()->default_value("text"), "output: text or json")

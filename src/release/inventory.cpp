@@ -167,7 +167,13 @@ void compareClass(const Side& o, const Side& n, const std::string& cls, diff::Cl
     MethodEntry e = entry(cls, m, Category::Identical);
     e.api_changes = methodChanges(oc, m, nc, *other);
     diff::MethodClosure c = oracle.method(cls, m.name, m.descriptor);
-    if (c.verdict == diff::ClosureVerdict::Affected) e.category = Category::Affected;
+    if (c.verdict == diff::ClosureVerdict::Affected) {
+      e.category = Category::Affected;
+      for (std::string k : oracle.changedCallees(cls, m.name, m.descriptor)) {
+        const auto dot = k.find('.');  // "a/B.f(I)I" -> "a.B.f(I)I", as MethodEntry::key()
+        e.changed_callees.push_back(jvm::toDottedName(k.substr(0, dot)) + k.substr(dot));
+      }
+    }
     if (c.verdict == diff::ClosureVerdict::Changed || c.verdict == diff::ClosureVerdict::Missing)
       e.category = Category::Changed;
     e.reason = c.reason;

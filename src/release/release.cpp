@@ -145,6 +145,69 @@ void compact(analysis::RunResult& run) {
                            "other iterations, then EQ ones); --db keeps all of them");
 }
 
+// Job ids from here on are changed methods outside this run's entries (another shard's, or a
+// class the --class filter left out) whose verdicts the rule of equivalent callees asks for.
+constexpr std::size_t kHelperBase = std::size_t{1} << 40;
+
+struct Plan {
+  std::vector<detail::Job> first;    // analysed first (with the helpers)
+  std::vector<detail::Job> second;   // affected methods the rule may decide
+  std::vector<std::string> helpers;  // keys of the helper jobs (id kHelperBase + i)
+};
+
+// "a.B.f(I)I" -> a job for a/B.f (I)I.
+detail::Job jobOfKey(std::size_t id, const std::string& key) {
+  const auto paren = key.find('(');
+  const auto dot = key.rfind('.', paren);
+  return {id, jvm::toInternalName(key.substr(0, dot)), key.substr(dot + 1, paren - dot - 1), key.substr(paren)};
+}
+
+Plan planJobs(const ReleaseResult& r, const detail::Side& o, const ReleaseOptions& opt) {
+  Plan plan;
+  std::set<std::string> here, helpers;
+  for (const MethodEntry& m : r.methods) here.insert(m.key());
+  std::vector<std::size_t> size(r.methods.size(), 0);
+  for (std::size_t i = 0; i < r.methods.size(); ++i) {
+    const MethodEntry& m = r.methods[i];
+    if ((!analysed(m.category) && m.category != Category::Identical) || m.verdict) continue;
+    size[i] = detail::codeSize(o, m);
+    const bool rule = opt.identical_shortcut && m.category == Category::Affected && !m.changed_callees.empty();
+    (rule ? plan.second : plan.first).push_back({i, jvm::toInternalName(m.cls), m.name, m.descriptor});
+    if (rule)
+      for (const std::string& k : m.changed_callees)
+        if (!here.count(k)) helpers.insert(k);
+  }
+  const bool deadline = opt.timeout_s > 0;
+  for (auto* jobs : {&plan.first, &plan.second})
+    std::stable_sort(jobs->begin(), jobs->end(), [&](const detail::Job& a, const detail::Job& b) {
+      return deadline ? size[a.id] < size[b.id] : size[a.id] > size[b.id];
+    });
+  for (const std::string& k : helpers) {
+    plan.first.push_back(jobOfKey(kHelperBase + plan.helpers.size(), k));
+    plan.helpers.push_back(k);
+  }
+  return plan;
+}
+
+// Decides `m` EQ when every changed method it reaches is EQ (docs/release-diff.md,
+// "Equivalent callees"); false when the rule does not apply.
+bool applyCalleeRule(MethodEntry& m, const std::map<std::string, classify::Verdict>& verdicts) {
+  if (m.changed_callees.empty()) return false;
+  for (const std::string& k : m.changed_callees) {
+    auto it = verdicts.find(k);
+    if (it == verdicts.end() || it->second != classify::Verdict::EQ) return false;
+  }
+  m.verdict = classify::Verdict::EQ;
+  m.by_callees = true;
+  m.run.reset();
+  m.time_s = 0;
+  std::string list;
+  for (std::size_t i = 0; i < m.changed_callees.size() && i < 4; ++i) list += (i ? ", " : "") + m.changed_callees[i];
+  if (m.changed_callees.size() > 4) list += " and " + std::to_string(m.changed_callees.size() - 4) + " more";
+  m.note = "EQ by equivalent callees: its own code is identical and every changed method it reaches is EQ (" + list + ")";
+  return true;
+}
+
 }  // namespace
 
 bool isReleaseInput(const std::string& path) {
@@ -191,24 +254,13 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
 
   // The analysed methods, largest first so that the long ones do not come last (the shortest
   // wall time of a diff that runs to its end); under the diff's own --timeout smallest first,
-  // so that as many methods as the deadline allows are decided.
-  std::vector<detail::Job> jobs;
-  std::vector<std::size_t> sizes;
-  for (std::size_t i = 0; i < r.methods.size(); ++i) {
-    const MethodEntry& m = r.methods[i];
-    if ((!analysed(m.category) && m.category != Category::Identical) || m.verdict) continue;
-    jobs.push_back({i, jvm::toInternalName(m.cls), m.name, m.descriptor});
-  }
-  std::vector<std::size_t> size(r.methods.size(), 0);
-  for (const auto& j : jobs) size[j.id] = detail::codeSize(o, r.methods[j.id]);
-  const bool deadline = opt.timeout_s > 0;
-  std::stable_sort(jobs.begin(), jobs.end(), [&](const detail::Job& a, const detail::Job& b) {
-    return deadline ? size[a.id] < size[b.id] : size[a.id] > size[b.id];
-  });
+  // so that as many methods as the deadline allows are decided. The affected methods the rule
+  // of equivalent callees may decide come last, after the changed methods it asks about.
+  Plan plan = planJobs(r, o, opt);
   if (obs.started) obs.started(r);
 
   detail::PoolConfig cfg;
-  cfg.workers = std::max(1, std::min<int>(opt.jobs, static_cast<int>(std::max<std::size_t>(jobs.size(), 1))));
+  cfg.workers = std::max(1, std::min<int>(opt.jobs, static_cast<int>(std::max<std::size_t>(plan.first.size(), 1))));
   cfg.old_path = opt.old_path;
   cfg.new_path = opt.new_path;
   cfg.old_classpath = opt.analysis.classpath_old;
@@ -218,28 +270,45 @@ ReleaseResult runRelease(const ReleaseOptions& opt, const Observer& obs) {
   cfg.grace_s = opt.grace_s;
   if (opt.timeout_s > 0) cfg.deadline = t0 + std::chrono::microseconds(static_cast<long long>(opt.timeout_s * 1e6));
   Progress progress;
-  progress.total = jobs.size();
+  progress.total = plan.first.size() - plan.helpers.size() + plan.second.size();
   auto report = [&] {
     progress.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (obs.progress) obs.progress(progress);
   };
-  report();
-  detail::runPool(cfg, jobs, [&](const detail::Job& job, detail::Outcome out) {
-    MethodEntry& m = r.methods[job.id];
-    m.time_s = out.time_s;
-    m.note = out.note;
-    if (out.run) {
-      m.verdict = out.run->result;
-      m.run = std::move(out.run);
-    } else {
-      m.verdict = out.verdict;
-    }
+  auto finished = [&](MethodEntry& m) {
     ++progress.done;
     if (m.verdict == classify::Verdict::NEQ) ++progress.neq;
     if (obs.method_done) obs.method_done(m);  // with the whole run (the database stores it all)
     if (m.run) compact(*m.run);
     report();
-  }, report);
+  };
+  std::map<std::string, classify::Verdict> helperVerdicts;
+  auto done = [&](const detail::Job& job, detail::Outcome out) {
+    const classify::Verdict v = out.run ? out.run->result : out.verdict;
+    if (job.id >= kHelperBase) {  // a changed method of another shard or class: for the rule only
+      helperVerdicts[plan.helpers[job.id - kHelperBase]] = v;
+      return;
+    }
+    MethodEntry& m = r.methods[job.id];
+    m.time_s = out.time_s;
+    m.note = out.note;
+    m.verdict = v;
+    m.run = std::move(out.run);
+    finished(m);
+  };
+  report();
+  detail::runPool(cfg, plan.first, done, report);
+  // The rule of equivalent callees: an affected method whose changed callees are all EQ.
+  std::map<std::string, classify::Verdict> verdicts = helperVerdicts;
+  for (const MethodEntry& m : r.methods)
+    if (m.verdict) verdicts[m.key()] = *m.verdict;
+  std::vector<detail::Job> rest;
+  for (const detail::Job& job : plan.second) {
+    MethodEntry& m = r.methods[job.id];
+    if (applyCalleeRule(m, verdicts)) finished(m);
+    else rest.push_back(job);
+  }
+  if (!rest.empty()) detail::runPool(cfg, rest, done, report);
   r.runtime_s = std::chrono::duration<double>(Clock::now() - t0).count();
   return r;
 }

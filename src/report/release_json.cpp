@@ -67,7 +67,9 @@ Json method(const MethodEntry& m) {
   j["result"] = m.verdict ? Json(classify::verdictName(*m.verdict)) : Json(nullptr);
   j["decided_by"] = m.run                             ? Json("analysis")
                     : m.category == Category::Identical ? Json("identical code")
+                    : m.by_callees                      ? Json("equivalent callees")
                                                         : Json(nullptr);
+  j["changed_callees"] = m.changed_callees;
   j["reason"] = optText(m.reason);
   j["api_changes"] = m.api_changes;
   j["note"] = optText(m.note);
@@ -197,6 +199,7 @@ Json releaseToJson(const ReleaseResult& r) {
   counts["undecided"] = c.undecided;
   counts["analysed"] = c.analysed;
   counts["not_run"] = c.not_run;
+  counts["eq_by_callees"] = c.eq_by_callees;
   j["counts"] = counts;
   j["classes_old"] = r.classes_old;
   j["classes_new"] = r.classes_new;
@@ -268,6 +271,8 @@ ReleaseResult releaseFromJson(const Json& j) {
     m.reason = str(x, "reason");
     m.api_changes = strs(x, "api_changes");
     m.note = str(x, "note");
+    if (x.contains("changed_callees")) m.changed_callees = strs(x, "changed_callees");  // (absent before 7 Dec 2026)
+    m.by_callees = str(x, "decided_by") == "equivalent callees";
     m.time_s = num(x, "time_s");
     const Json& run = need(x, "run");
     if (!run.is_null()) m.run = runFromJson(run);

@@ -60,8 +60,10 @@ void summaryLines(const ReleaseResult& r, std::ostream& out) {
         << (k == Category::Changed ? "" : ",");
   out << "\n";
   out << "Verdicts: " << c.neq << " NEQ, " << c.undecided << " undecided, " << c.eq << " EQ ("
-      << c.per_category[static_cast<int>(Category::Identical)] << " by identical code, "
-      << c.eq - std::min(c.eq, c.per_category[static_cast<int>(Category::Identical)]) << " by analysis)\n";
+      << c.per_category[static_cast<int>(Category::Identical)] << " by identical code, " << c.eq_by_callees
+      << " by equivalent callees, "
+      << c.eq - std::min(c.eq, c.per_category[static_cast<int>(Category::Identical)] + c.eq_by_callees)
+      << " by analysis)\n";
   for (const auto& w : r.warnings) out << "warning: " << oneLine(w, 200) << "\n";
 }
 
@@ -131,12 +133,13 @@ void printReleaseText(const ReleaseResult& r, std::ostream& out, int verbosity) 
       << " methods)\n";
   if (verbosity == 0) return;
   summaryLines(r, out);
-  std::vector<const MethodEntry*> neq, undecided, eqAnalysed, identical;
+  std::vector<const MethodEntry*> neq, undecided, eqAnalysed, identical, byCallees;
   for (const auto& m : r.methods) {
     if (!m.verdict) continue;
     if (*m.verdict == classify::Verdict::NEQ) neq.push_back(&m);
     else if (*m.verdict != classify::Verdict::EQ) undecided.push_back(&m);
     else if (m.category == Category::Identical) identical.push_back(&m);
+    else if (m.by_callees) byCallees.push_back(&m);
     else eqAnalysed.push_back(&m);
   }
   if (!neq.empty()) {
@@ -152,6 +155,11 @@ void printReleaseText(const ReleaseResult& r, std::ostream& out, int verbosity) 
   if (!eqAnalysed.empty()) {
     out << "\nEQ by analysis (" << eqAnalysed.size() << "):\n";
     for (const auto* m : eqAnalysed) out << "  " << signature(*m) << "  [" << release::categoryName(m->category) << "]\n";
+  }
+  if (!byCallees.empty()) {
+    out << "\nEQ by equivalent callees: " << byCallees.size() << (verbosity > 1 ? "\n" : " (listed with -v)\n");
+    if (verbosity > 1)
+      for (const auto* m : byCallees) out << "  " << signature(*m) << "  (" << oneLine(m->note, 300) << ")\n";
   }
   out << "\nEQ by identical code: " << identical.size() << (verbosity > 1 ? "\n" : " (listed with -v)\n");
   if (verbosity > 1)

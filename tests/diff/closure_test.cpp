@@ -52,6 +52,23 @@ TEST_F(Closure, LeavesAndDirectCalls) {
   EXPECT_FALSE(oracle_.sameCode(kPkg + "Leaf", "changed", "(I)I"));
 }
 
+// The rule of equivalent callees: the changed methods an affected method reaches, when they
+// are all the differences it reaches and no handler on a way to them can catch their exceptions.
+TEST_F(Closure, ChangedCalleesForTheRuleOfEquivalentCallees) {
+  auto callees = [&](const std::string& cls, const std::string& name, const std::string& desc) {
+    return oracle_.changedCallees(kPkg + cls, name, desc);
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(callees("Leaf", "callsChanged", "(I)I"), V{kPkg + "Leaf.changed(I)I"});
+  EXPECT_EQ(callees("Leaf", "beside", "(I)I"), V{kPkg + "Leaf.changed(I)I"});  // guarded reaches no change
+  EXPECT_EQ(callees("Leaf", "catching", "(I)I"), V{});                        // a handler sees changed's exceptions
+  EXPECT_EQ(callees("Leaf", "throughCatching", "(I)I"), V{});
+  EXPECT_EQ(callees("Base", "run", "(I)I"), V{kPkg + "Sub.step(I)I"});          // by dispatch to an override
+  EXPECT_EQ(callees("Cfg", "get", "()I"), V{});                                 // a class initialiser differs
+  EXPECT_EQ(callees("Gone", "user", "(I)I"), V{});                              // changed itself
+  EXPECT_EQ(callees("Leaf", "id", "(I)I"), V{});                                // identical
+}
+
 TEST_F(Closure, VirtualCallsReachEveryOverride) {
   // Base.step is the same in both versions, but this.step may run Sub.step, which changed.
   EXPECT_EQ(of("Base", "step", "(I)I").verdict, ClosureVerdict::Identical);

@@ -87,6 +87,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kExpected = {
     {kLib + "Calc.<init>()V", {"identical", "EQ"}},  {kLib + "Calc.square(I)I", {"identical", "EQ"}},
     {kLib + "Calc.identity(I)I", {"identical", "EQ"}}, {kLib + "Calc.dist(II)I", {"affected", "EQ"}},
     {kLib + "Calc.price(I)I", {"changed", "NEQ"}},    {kLib + "Calc.twice(I)I", {"changed", "EQ"}},
+    {kLib + "Calc.total(I)I", {"affected", "NEQ"}},   {kLib + "Calc.safeDist(II)I", {"affected", "EQ"}},
     {kLib + "Calc.scale(I)I", {"removed", ""}},        {kLib + "Calc.scale(J)J", {"added", ""}},
     {kLib + "Calc.half(I)I", {"removed", ""}},         {kLib + "Calc.cube(I)I", {"added", ""}},
     {kLib + "Helper.<init>()V", {"identical", "EQ"}}, {kLib + "Helper.abs(I)I", {"changed", "EQ"}},
@@ -125,11 +126,13 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
   EXPECT_EQ(c.at("added").get<int>(), 4);
   EXPECT_EQ(c.at("removed").get<int>(), 4);
   EXPECT_EQ(c.at("identical").get<int>(), 5);
-  EXPECT_EQ(c.at("affected").get<int>(), 1);
+  EXPECT_EQ(c.at("affected").get<int>(), 3);
   EXPECT_EQ(c.at("changed").get<int>(), 4);
-  EXPECT_EQ(c.at("NEQ").get<int>(), 1);
+  EXPECT_EQ(c.at("NEQ").get<int>(), 2);
   EXPECT_EQ(c.at("undecided").get<int>(), 1);
-  EXPECT_EQ(c.at("EQ").get<int>(), 8);
+  EXPECT_EQ(c.at("EQ").get<int>(), 9);
+  EXPECT_EQ(c.at("eq_by_callees").get<int>(), 1);
+  EXPECT_EQ(c.at("not_run").get<int>(), 0);
   auto methods = byKey(j);
   // What the NEQ rests on: a run with a witness; the identical ones were not run.
   const Json& price = *methods.at(kLib + "Calc.price(I)I");
@@ -142,6 +145,18 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
   EXPECT_TRUE(methods.at(kLib + "Calc.square(I)I")->at("run").is_null());
   EXPECT_EQ(str(*methods.at(kLib + "Calc.square(I)I"), "decided_by"), "identical code");
   EXPECT_NE(str(*methods.at(kLib + "Calc.dist(II)I"), "reason").find("Helper.abs(I)I"), std::string::npos);
+  // The rule of equivalent callees: dist reaches only Helper.abs, which is EQ, so dist is EQ
+  // without a run; total reaches price (NEQ) and safeDist catches exceptions: both analysed.
+  const Json& dist = *methods.at(kLib + "Calc.dist(II)I");
+  EXPECT_EQ(str(dist, "decided_by"), "equivalent callees");
+  EXPECT_TRUE(dist.at("run").is_null());
+  EXPECT_EQ(dist.at("changed_callees").dump(), "[\"" + kLib + "Helper.abs(I)I\"]");
+  const Json& total = *methods.at(kLib + "Calc.total(I)I");
+  EXPECT_EQ(str(total, "decided_by"), "analysis");
+  EXPECT_EQ(total.at("changed_callees").dump(), "[\"" + kLib + "Calc.price(I)I\"]");
+  const Json& safeDist = *methods.at(kLib + "Calc.safeDist(II)I");
+  EXPECT_EQ(str(safeDist, "decided_by"), "analysis");
+  EXPECT_TRUE(safeDist.at("changed_callees").empty());
   // Signature-level changes beside the verdicts.
   EXPECT_EQ(methods.at(kLib + "Calc.twice(I)I")->at("api_changes").dump(), "[\"visibility: public -> protected\"]");
   EXPECT_NE(methods.at(kLib + "Calc.scale(J)J")->at("api_changes").dump().find("descriptor: (I)I -> (J)J"), std::string::npos);
@@ -154,7 +169,7 @@ TEST(ReleaseDiff, CategoriesVerdictsSignatureChangesAndOutputs) {
                       "SELECT m.result FROM release_method m JOIN run r ON r.id = m.run_id WHERE m.method = 'price'; "
                       "SELECT result, exit_code FROM release_diff; SELECT version FROM schema_version\"");
   ASSERT_EQ(q.code, 0) << q.err;
-  EXPECT_EQ(q.out, "18|1|5\nNEQ\nNEQ|1\n" + std::to_string(pasda::store::kSchemaVersion) + "\n");
+  EXPECT_EQ(q.out, "20|1|6\nNEQ\nNEQ|1\n" + std::to_string(pasda::store::kSchemaVersion) + "\n");
   // JUnit tests for the confirmed NEQ; both report files.
   EXPECT_TRUE(fs::exists(tests / "fixtures/release/lib/Calc_price_RegressionTest.java"));
   EXPECT_TRUE(fs::exists(report / "index.html"));
@@ -184,7 +199,7 @@ TEST(ReleaseDiff, ExitStatusAndFailOn) {
   EXPECT_EQ(text.code, 1);
   EXPECT_EQ(text.out.rfind("Result: NEQ", 0), 0u) << text.out;
   // NEQ first, then the undecided, then EQ by analysis.
-  const auto neq = text.out.find("\nNEQ (1):"), und = text.out.find("\nUndecided (1):"), eq = text.out.find("\nEQ by analysis");
+  const auto neq = text.out.find("\nNEQ (2):"), und = text.out.find("\nUndecided (1):"), eq = text.out.find("\nEQ by analysis");
   EXPECT_TRUE(neq != std::string::npos && und != std::string::npos && eq != std::string::npos && neq < und && und < eq)
       << text.out;
   EXPECT_EQ(runCli({a, b, "-q", "--class", kLib + "Helper"}).code, 0);
@@ -198,6 +213,28 @@ TEST(ReleaseDiff, ExitStatusAndFailOn) {
   EXPECT_EQ(dirs.code, 0) << dirs.err;
   const Json j = parse(dirs);
   EXPECT_EQ(j.at("counts").at("removed").get<int>(), 2);
+  fs::remove_all(jars.dir);
+}
+
+// The rule of equivalent callees asks about changed methods outside the run's entries too: with
+// --class Calc, Helper.abs is analysed for the rule only (not reported), and dist is EQ by it.
+// --shortcut off analyses dist like any other method.
+TEST(ReleaseDiff, EquivalentCalleesAcrossTheClassFilterAndOff) {
+  Jars jars;
+  const std::string a = jars.oldJar.string(), b = jars.newJar.string();
+  for (const std::string shortcut : {"on", "off"}) {
+    SCOPED_TRACE(shortcut);
+    CliRun r = runCli({a, b, "--class", kLib + "Calc", "--shortcut", shortcut, "--format", "json"});
+    ASSERT_EQ(r.code, 1) << r.err;
+    const Json j = parse(r);
+    auto methods = byKey(j);
+    EXPECT_EQ(methods.count(kLib + "Helper.abs(I)I"), 0u);
+    const Json& dist = *methods.at(kLib + "Calc.dist(II)I");
+    EXPECT_EQ(str(dist, "result"), "EQ");
+    EXPECT_EQ(str(dist, "decided_by"), shortcut == "on" ? "equivalent callees" : "analysis");
+    EXPECT_EQ(dist.at("run").is_null(), shortcut == "on");
+    EXPECT_EQ(str(*methods.at(kLib + "Calc.total(I)I"), "result"), "NEQ");
+  }
   fs::remove_all(jars.dir);
 }
 
@@ -282,7 +319,7 @@ TEST(ReleaseDiff, ShardsMergedEqualTheUnshardedRun) {
                       shellQuote(merged.string()) + " " + shellQuote(s1.string()) + " " + shellQuote(s2.string()));
   ASSERT_EQ(m.code, 0) << m.err << m.out;
   const std::string want = methodRows(whole);
-  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 18);
+  EXPECT_EQ(std::count(want.begin(), want.end(), '\n'), 20);
   EXPECT_EQ(methodRows(merged), want);
   // --merge of the shards' JSON outputs == the unsharded JSON (per method and in total).
   std::ofstream(jars.dir / "s1.json") << p1.out;
@@ -308,7 +345,7 @@ TEST(ReleaseDiff, ProgressOnATerminalOnly) {
                           shellQuote(jars.newJar.string()) + " --jobs 1 --arith math";
   CliRun tty = runShell("script -qec " + shellQuote(cmd) + " /dev/null");
   EXPECT_NE(tty.out.find("\r\033[K["), std::string::npos) << tty.out.substr(0, 300);
-  EXPECT_NE(tty.out.find("/5] NEQ "), std::string::npos) << tty.out.substr(0, 300);
+  EXPECT_NE(tty.out.find("/7] NEQ "), std::string::npos) << tty.out.substr(0, 300);
   EXPECT_NE(tty.out.find(" ETA "), std::string::npos);
   EXPECT_NE(tty.out.find("Result: NEQ"), std::string::npos);
   CliRun quiet = runShell("script -qec " + shellQuote(cmd + " -q") + " /dev/null");

@@ -59,6 +59,13 @@ struct MethodEntry {
   /// added/removed: absent (nothing to compare).
   std::optional<classify::Verdict> verdict;
   std::string note;  // what happened when there is no run, e.g. "worker crashed (signal 11)"
+  /// Affected: the changed methods it reaches ("a.B.f(I)I" keys, sorted), when they are the
+  /// only differences it reaches and no code on the way catches an exception (the oracle's
+  /// ClosureOracle::changedCallees); empty otherwise.
+  std::vector<std::string> changed_callees;
+  /// EQ by the rule of equivalent callees: every one of `changed_callees` is EQ, so the method
+  /// was not analysed (docs/release-diff.md, "Equivalent callees").
+  bool by_callees = false;
   double time_s = 0;  // analysis wall time (0 when not analysed)
 
   std::string key() const { return cls + "." + name + descriptor; }
@@ -101,7 +108,8 @@ struct ReleaseResult {
 struct Counts {
   std::size_t per_category[5] = {0, 0, 0, 0, 0};  // indexed by Category
   std::size_t neq = 0, eq = 0, undecided = 0;     // among analysed and identical methods
-  std::size_t analysed = 0, not_run = 0;          // analysed methods; those without a run
+  std::size_t analysed = 0, not_run = 0;          // analysed methods; those without a run (nor the rule's EQ)
+  std::size_t eq_by_callees = 0;                  // affected methods EQ by the rule of equivalent callees
 };
 
 inline Counts countOf(const ReleaseResult& r) {
@@ -110,7 +118,8 @@ inline Counts countOf(const ReleaseResult& r) {
     ++c.per_category[static_cast<int>(m.category)];
     if (analysed(m.category)) {
       ++c.analysed;
-      if (!m.run) ++c.not_run;
+      if (!m.run && !m.by_callees) ++c.not_run;
+      if (m.by_callees) ++c.eq_by_callees;
     }
     if (!m.verdict) continue;
     if (*m.verdict == classify::Verdict::NEQ) ++c.neq;

@@ -55,6 +55,15 @@ class ClosureOracle {
   /// undecodable method is Changed (its code cannot be shown to be the same).
   MethodClosure method(const std::string& cls, const std::string& name, const std::string& descriptor);
 
+  /// The rule of equivalent callees (docs/release-diff.md): for an affected method, the methods
+  /// whose own code differs that it can reach (first differences on each way, as
+  /// "a/B.f(I)I"), when those are the only differences it reaches — no field, class, class
+  /// initialiser, added or removed method or unresolvable call on the way — and no method on
+  /// a way to them has an exception handler (a handler could see more of an exception than its
+  /// class). Then the method behaves identically wherever each of them does. Empty otherwise
+  /// (and for identical, changed and missing methods).
+  std::vector<std::string> changedCallees(const std::string& cls, const std::string& name, const std::string& descriptor);
+
   /// Only the first half of the verdict: same normalised code and flags (callees not followed).
   bool sameCode(const std::string& cls, const std::string& name, const std::string& descriptor);
 

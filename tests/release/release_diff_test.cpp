@@ -330,7 +330,12 @@ TEST(ReleaseDiff, ShardsMergedEqualTheUnshardedRun) {
   expectCategories(jm);
   EXPECT_EQ(jm.at("counts").dump(), jf.at("counts").dump());
   auto want2 = byKey(jf);
-  for (const auto& [key, mm] : byKey(jm)) EXPECT_EQ(str(*mm, "result"), str(*want2.at(key), "result")) << key;
+  for (const auto& [key, mm] : byKey(jm)) {
+    EXPECT_EQ(str(*mm, "result"), str(*want2.at(key), "result")) << key;
+    EXPECT_EQ(str(*mm, "decided_by"), str(*want2.at(key), "decided_by")) << key;
+    EXPECT_EQ(mm->at("changed_callees").dump(), want2.at(key)->at("changed_callees").dump()) << key;
+  }
+  EXPECT_EQ(str(*byKey(jm).at(kLib + "Calc.dist(II)I"), "decided_by"), "equivalent callees");
   // Merging one shard twice, or shards of different diffs, is refused.
   EXPECT_EQ(runCli({"--merge", (jars.dir / "s1.json").string(), (jars.dir / "s1.json").string()}).code, 2);
   fs::remove_all(jars.dir);

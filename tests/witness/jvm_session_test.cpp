@@ -78,6 +78,25 @@ TEST(JvmSession, AReplayThatOverrunsGetsAFreshJvmNextTime) {
   EXPECT_EQ(session.starts(), 2);
 }
 
+TEST(JvmSession, JdkWideStateAReplayChangesIsPutBackForTheNext) {
+  // One replay sets a system property, the default locale and time zone, and points System.out
+  // and System.err to nowhere; the next replay in the same JVM must see the JVM's own state
+  // (and the server's answers must still arrive), as in a JVM of its own.
+  const std::string dir = std::string(PASDA_FIXTURE_CLASSES) + "/witness/globals";
+  JvmSession fresh, session;
+  std::string own, leak, look;
+  bool late = false;
+  ASSERT_TRUE(fresh.run(dir, "globals.Look", 30, own, late));
+  ASSERT_FALSE(late);
+  ASSERT_NE(own.find("null|"), std::string::npos) << own;
+  ASSERT_TRUE(session.run(dir, "globals.Leak", 30, leak, late));
+  EXPECT_FALSE(late) << "the server's answer did not arrive after System.out was changed";
+  ASSERT_TRUE(session.run(dir, "globals.Look", 30, look, late));
+  EXPECT_FALSE(late);
+  EXPECT_EQ(look, own);
+  EXPECT_EQ(session.starts(), 1);
+}
+
 TEST(JvmSession, VersionsOnClassPathsReplayInTheSessionLikeInJvmsOfTheirOwn) {
   // Two releases of one class (the release diff): each version's driver runs in a class loader
   // over its own class path, in the one session JVM, one request per version.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -107,5 +108,18 @@ void captureStatics(product::Assembler& a, jvm::ConstantPool& pool, const std::s
 /// JDK object) compares equal to any object but not to null.
 std::string stateDifference(const std::string& oldState, const std::string& newState,
                             const std::vector<std::string>& names);
+
+/// JDK-wide state a replay may change (jvm_globals.cpp): the system properties, the default
+/// locale and time zone, System.out, System.err — kGlobalCount values of types globalType(k).
+constexpr int kGlobalCount = 5;
+const char* globalType(int k);
+/// Pushes each value and calls store(k) to keep it (the properties as a copy).
+void emitSaveGlobals(product::Assembler& a, jvm::ConstantPool& pool, const std::function<void(int)>& store);
+/// Sets each value back from what load(k) pushes.
+void emitRestoreGlobals(product::Assembler& a, jvm::ConstantPool& pool, const std::function<void(int)>& load);
+/// Static fields and the methods kSaveGlobals()V and kRestoreGlobals()V of a driver class.
+constexpr const char* kSaveGlobals = "pasda$saveGlobals";
+constexpr const char* kRestoreGlobals = "pasda$restoreGlobals";
+void addGlobalsHelpers(jvm::ClassFile& cf, const std::string& driver);
 
 }  // namespace pasda::witness::detail

@@ -331,12 +331,14 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   }
   if (printed != 'V') a.store(printed, 0);
   std::uint16_t end = a.here();
+  a.invoke(Opcode::invokestatic, driver, detail::kRestoreGlobals, "()V");  // (the line must reach System.out)
   printResult(a, prefix, printed);
   const int state = a.newLabel();
   a.jump(Opcode::goto_, state);
   std::uint16_t handler = a.here();
   a.store('L', 2);
   if (in.reflective) detail::unwrapInvocationTarget(a, cf.pool, 2);
+  a.invoke(Opcode::invokestatic, driver, detail::kRestoreGlobals, "()V");
   printThrowable(a, prefix + " throw ", 2);
   // What the call left in its reference inputs, returned or thrown (stateInputs).
   a.bind(state);
@@ -364,7 +366,10 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;
     std::string base = std::string(kTag) + " " + std::to_string(w);
-    for (const DriverCall& c : calls) emitCall(a, cf, handlers, c, name, method, descriptor, inputs[w], base + " " + c.side);
+    for (const DriverCall& c : calls) {
+      a.invoke(Opcode::invokestatic, name, detail::kRestoreGlobals, "()V");  // as the JVM had them
+      emitCall(a, cf, handlers, c, name, method, descriptor, inputs[w], base + " " + c.side);
+    }
     a.op(Opcode::return_);
     cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "w" + std::to_string(w), "()V",
                                              a.finish(), maxStack, maxLocals, std::move(handlers)));
@@ -372,8 +377,11 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   detail::addBuildHelpers(cf, name);
   detail::addStateHelpers(cf, name);
   detail::addStandInHelpers(cf, name);
+  detail::addGlobalsHelpers(cf, name);
   product::Assembler a(cf.pool);
+  a.invoke(Opcode::invokestatic, name, detail::kSaveGlobals, "()V");
   for (std::size_t w = 0; w < inputs.size(); ++w) a.invoke(Opcode::invokestatic, name, "w" + std::to_string(w), "()V");
+  a.invoke(Opcode::invokestatic, name, detail::kRestoreGlobals, "()V");  // ("done" on the real System.out)
   printString(a, std::string(kTag) + " done", true);
   a.op(Opcode::return_);
   cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V", a.finish(), 3, 1, {}));

@@ -19,6 +19,7 @@
 #include "pasda/jvm/loader.hpp"
 #include "pasda/product/assembler.hpp"
 #include "pasda/witness/witness.hpp"
+#include "driver.hpp"
 #include "render.hpp"
 
 namespace pasda::witness {
@@ -136,45 +137,15 @@ void emitRunMainOfLine(product::Assembler& a, jvm::ClassFile& cf) {
   a.op(O::pop);
 }
 
-// JDK-wide state a replayed method may change and a later replay in the same JVM would see:
-// the system properties, the default locale and time zone, System.out and System.err (the
-// server answers on System.out). Saved once in locals kSaved.. before the first request and
-// put back after every request, so each replay starts from the JVM's own state, as in a JVM
-// of its own.
-constexpr int kSaved = 11;  // props, locale, time zone, out, err: locals 11..15 (after the emitters' 1..10)
+// The JDK-wide state a request may change (detail::emitSaveGlobals) is kept in locals from
+// kSaved on, saved before the first request and put back after every one.
+constexpr int kSaved = 11;  // after the emitters' locals 1..10
 
-void emitSaveGlobals(product::Assembler& a, jvm::ClassFile& cf) {
-  using O = Opcode;
-  a.invoke(O::invokestatic, "java/lang/System", "getProperties", "()Ljava/util/Properties;");
-  a.invoke(O::invokevirtual, "java/util/Properties", "clone", "()Ljava/lang/Object;");
-  a.op(O::checkcast);
-  a.u2(cf.pool.addClass("java/util/Properties"));
-  a.store('L', kSaved);
-  a.invoke(O::invokestatic, "java/util/Locale", "getDefault", "()Ljava/util/Locale;");
-  a.store('L', kSaved + 1);
-  a.invoke(O::invokestatic, "java/util/TimeZone", "getDefault", "()Ljava/util/TimeZone;");
-  a.store('L', kSaved + 2);
-  a.field(O::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
-  a.store('L', kSaved + 3);
-  a.field(O::getstatic, "java/lang/System", "err", "Ljava/io/PrintStream;");
-  a.store('L', kSaved + 4);
+void saveGlobals(product::Assembler& a, jvm::ClassFile& cf) {
+  detail::emitSaveGlobals(a, cf.pool, [&](int k) { a.store('L', kSaved + k); });
 }
-
-void emitRestoreGlobals(product::Assembler& a, jvm::ClassFile& cf) {
-  using O = Opcode;
-  a.load('L', kSaved);
-  a.invoke(O::invokevirtual, "java/util/Properties", "clone", "()Ljava/lang/Object;");
-  a.op(O::checkcast);
-  a.u2(cf.pool.addClass("java/util/Properties"));
-  a.invoke(O::invokestatic, "java/lang/System", "setProperties", "(Ljava/util/Properties;)V");
-  a.load('L', kSaved + 1);
-  a.invoke(O::invokestatic, "java/util/Locale", "setDefault", "(Ljava/util/Locale;)V");
-  a.load('L', kSaved + 2);
-  a.invoke(O::invokestatic, "java/util/TimeZone", "setDefault", "(Ljava/util/TimeZone;)V");
-  a.load('L', kSaved + 3);
-  a.invoke(O::invokestatic, "java/lang/System", "setOut", "(Ljava/io/PrintStream;)V");
-  a.load('L', kSaved + 4);
-  a.invoke(O::invokestatic, "java/lang/System", "setErr", "(Ljava/io/PrintStream;)V");
+void restoreGlobals(product::Assembler& a, jvm::ClassFile& cf) {
+  detail::emitRestoreGlobals(a, cf.pool, [&](int k) { a.load('L', kSaved + k); });
 }
 
 // The server's main: for each line "<entry>\t...\t<entry>\t<class>" of standard input, load
@@ -247,7 +218,7 @@ jvm::ClassFile buildServer() {
   a.invoke(O::invokespecial, "java/io/InputStreamReader", "<init>", "(Ljava/io/InputStream;)V");
   a.invoke(O::invokespecial, "java/io/BufferedReader", "<init>", "(Ljava/io/Reader;)V");
   a.store('L', 1);
-  emitSaveGlobals(a, cf);
+  saveGlobals(a, cf);
   const int loop = a.newLabel(), body = a.newLabel(), ready = a.newLabel();
   a.bind(loop);
   a.load('L', 1);
@@ -266,17 +237,17 @@ jvm::ClassFile buildServer() {
   a.jump(O::goto_, ready);
   const std::uint16_t handler = a.here();
   a.store('L', 8);
-  emitRestoreGlobals(a, cf);  // (its line must reach the real System.out)
+  restoreGlobals(a, cf);  // (its line must reach the real System.out)
   printString(a, "PASDA-SERVER error", true);
   a.bind(ready);
-  emitRestoreGlobals(a, cf);
+  restoreGlobals(a, cf);
   printString(a, kReady, true);
   a.field(O::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
   a.invoke(O::invokevirtual, "java/io/PrintStream", "flush", "()V");
   a.jump(O::goto_, loop);
   std::vector<jvm::ExceptionHandler> handlers{{start, end, handler, cf.pool.addClass("java/lang/Throwable")}};
   cf.methods.push_back(product::codeMethod(cf, jvm::acc::Public | jvm::acc::Static, "main", "([Ljava/lang/String;)V",
-                                           a.finish(), 10, kSaved + 5, std::move(handlers)));
+                                           a.finish(), 10, kSaved + detail::kGlobalCount, std::move(handlers)));
   return cf;
 }
 

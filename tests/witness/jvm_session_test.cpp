@@ -97,6 +97,21 @@ TEST(JvmSession, JdkWideStateAReplayChangesIsPutBackForTheNext) {
   EXPECT_EQ(session.starts(), 1);
 }
 
+TEST(JvmSession, OneVersionsCallDoesNotChangeWhatTheOthersSees) {
+  // Both versions replay in one JVM, old then new: the old call's System.setProperty must not
+  // reach the new call (it made the unchanged method "differ" by replay), nor the next witness.
+  Pair p("witness/props", "fixtures/witness/props/Prop", "swap", "(I)Ljava/lang/String;");
+  TempDir d("props");
+  auto r = p.jvm(d.path, {{I(1)}, {I(2)}});
+  ASSERT_TRUE(r.has_value());
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ((*r)[i].old_out, "null") << (*r)[i].note;
+    EXPECT_EQ((*r)[i].new_out, "null");
+    EXPECT_FALSE((*r)[i].differs);
+  }
+}
+
 TEST(JvmSession, VersionsOnClassPathsReplayInTheSessionLikeInJvmsOfTheirOwn) {
   // Two releases of one class (the release diff): each version's driver runs in a class loader
   // over its own class path, in the one session JVM, one request per version.

@@ -169,7 +169,7 @@ void compareClass(const Side& o, const Side& n, const std::string& cls, diff::Cl
     diff::MethodClosure c = oracle.method(cls, m.name, m.descriptor);
     if (c.verdict == diff::ClosureVerdict::Affected) {
       e.category = Category::Affected;
-      for (std::string k : oracle.changedCallees(cls, m.name, m.descriptor)) {
+      for (const std::string& k : oracle.changedCallees(cls, m.name, m.descriptor)) {
         const auto dot = k.find('.');  // "a/B.f(I)I" -> "a.B.f(I)I", as MethodEntry::key()
         e.changed_callees.push_back(jvm::toDottedName(k.substr(0, dot)) + k.substr(dot));
       }

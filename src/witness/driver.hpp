@@ -110,9 +110,8 @@ std::string stateDifference(const std::string& oldState, const std::string& newS
                             const std::vector<std::string>& names);
 
 /// JDK-wide state a replay may change (jvm_globals.cpp): the system properties, the default
-/// locale and time zone, System.out, System.err — kGlobalCount values of types globalType(k).
+/// locale and time zone, System.out, System.err: kGlobalCount values.
 constexpr int kGlobalCount = 5;
-const char* globalType(int k);
 /// Pushes each value and calls store(k) to keep it (the properties as a copy).
 void emitSaveGlobals(product::Assembler& a, jvm::ConstantPool& pool, const std::function<void(int)>& store);
 /// Sets each value back from what load(k) pushes.

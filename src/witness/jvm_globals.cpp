@@ -37,8 +37,6 @@ void cloneProperties(product::Assembler& a, jvm::ConstantPool& pool) {
 
 }  // namespace
 
-const char* globalType(int k) { return kGlobals[k].type; }
-
 void emitSaveGlobals(product::Assembler& a, jvm::ConstantPool& pool, const std::function<void(int)>& store) {
   for (int k = 0; k < kGlobalCount; ++k) {
     const Global& g = kGlobals[k];

@@ -190,6 +190,19 @@ StepOutcome InputHeap::materializePending(State& s) {
   return StepOutcome::Continue;
 }
 
+namespace {
+
+/// The access path of field `name` of input `in`: a static of another program class than the
+/// analysed one ("org/x/Registry.count" in the statics holder) by its class's dotted name.
+std::string fieldPath(const InputObject& in, const std::string& name) {
+  if (in.cls != "<statics>" || name.find('.') == std::string::npos) return in.path + "." + name;
+  std::string out = name;
+  std::replace(out.begin(), out.end(), '/', '.');
+  return out;
+}
+
+}  // namespace
+
 std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string& name, const std::string& desc) {
   const int k = o.input;
   InputObject* in = &s.inputs[static_cast<std::size_t>(k)];
@@ -200,7 +213,7 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
   in->descs[name] = isRefDesc(desc) && desc[0] == 'L' ? "L" + originalName(classOfDesc(desc)) + ";" : originalName(desc);
   if (!isRefDesc(desc)) {
-    Term v = inputVar(s, in->path + "." + name, desc[0]);
+    Term v = inputVar(s, fieldPath(*in, name), desc[0]);
     s.inputs[static_cast<std::size_t>(k)].fields[name] = v;
     return v;
   }
@@ -210,7 +223,7 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
     target = rf->second;
   } else {
     std::string fact;
-    std::string path = in->path + "." + name;
+    std::string path = fieldPath(*in, name);
     target = chooseTarget(s, path, originalName(classOfDesc(desc)), false, fact);
     if (target == -2) return std::nullopt;
     in = &s.inputs[static_cast<std::size_t>(k)];  // chooseTarget may have grown the vector
@@ -501,11 +514,26 @@ bool isFinal(const jvm::Field& f) { return (f.access_flags & jvm::acc::Final) !=
 
 }  // namespace
 
+const LoadedClass* InputHeap::staticTwin(Side side, const std::string& cls) const {
+  const Side other = side == kOld ? kNew : kOld;
+  if (opt_.main_class[kOld].empty() || opt_.main_class[kNew].empty()) return nullptr;
+  if (cls == opt_.main_class[side]) return program_.find(other, opt_.main_class[other]);
+  if (cls == opt_.main_class[other]) return nullptr;  // (the other version's class on this side's path)
+  return program_.find(other, cls);                    // another class of the program: by its name
+}
+
+std::string InputHeap::holderField(const std::string& key) const {
+  const std::size_t hash = key.find('#'), dot = key.rfind('.');
+  const std::string owner = key.substr(hash + 1, dot - hash - 1), name = key.substr(dot + 1);
+  for (Side side : {kOld, kNew})
+    if (owner == opt_.main_class[side]) return name;
+  return owner + "." + name;
+}
+
 void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
   if (!opt_.static_inputs || (side != kOld && side != kNew)) return;
-  const Side other = side == kOld ? kNew : kOld;
-  if (opt_.main_class[other].empty()) return;
-  const LoadedClass* twin = program_.find(other, opt_.main_class[other]);
+  const LoadedClass* twin = staticTwin(side, cls.name);
+  if (!twin) return;
   for (const jvm::Field& f : cls.cf.fields) {
     if (!f.isStatic() || isFinal(f)) continue;
     const jvm::Field* g = staticField(twin, f.name);
@@ -513,14 +541,14 @@ void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
     std::string key = std::to_string(side.index()) + "#" + cls.name + "." + f.name;
     s.statics.erase(key);
     s.lazy_statics.insert(key);
+    if (cls.name != opt_.main_class[side]) s.input_static_classes.insert(cls.name);
   }
 }
 
-std::optional<Term> InputHeap::readStatic(State& s, Side side, const std::string& key, const std::string& name,
-                                          const std::string& desc) {
+std::optional<Term> InputHeap::readStatic(State& s, Side side, const std::string& key, const std::string& desc) {
   int holder = staticsHolder(s);
   Object& o = s.heap[s.inputs[static_cast<std::size_t>(holder)].side_obj[side]];
-  std::optional<Term> v = readField(s, o, name, desc);
+  std::optional<Term> v = readField(s, o, holderField(key), desc);
   if (!v) return std::nullopt;
   s.lazy_statics.erase(key);
   s.statics[key] = *v;
@@ -549,7 +577,7 @@ bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, 
         v[side] = it->second;
       } else if (s.lazy_statics.count(key)) {
         // Never touched on this side: it still holds its entry value (the shared input).
-        std::optional<Term> in = readStatic(s, side, key, f.name, f.descriptor);
+        std::optional<Term> in = readStatic(s, side, key, f.descriptor);
         if (!in) return false;
         v[side] = *in;
       }
@@ -561,6 +589,48 @@ bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, 
     } else {
       oldState.emplace_back(path, v[kOld]);
       newState.emplace_back(path, v[kNew]);
+    }
+  }
+  return helperStaticRoots(s, work, oldState, newState);
+}
+
+bool InputHeap::helperStaticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work,
+                                  Entries& oldState, Entries& newState) {
+  for (const std::string& h : s.input_static_classes) {
+    PerSide<const LoadedClass*> c{{nullptr, program_.find(kOld, h), program_.find(kNew, h)}};
+    if (!c[kOld] || !c[kNew]) continue;
+    // (a class whose initialiser threw on a side: that exception is what the versions show)
+    auto failed = [&](Side side) { return s.init_failed.count(std::to_string(side.index()) + "#" + h) > 0; };
+    if (failed(kOld) || failed(kNew)) continue;
+    std::string dotted = h;
+    std::replace(dotted.begin(), dotted.end(), '/', '.');
+    for (const jvm::Field& f : c[kOld]->cf.fields) {
+      if (!f.isStatic() || isFinal(f)) continue;
+      const jvm::Field* g = staticField(c[kNew], f.name);
+      if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
+      PerSide<std::string> key{{"", std::to_string(kOld.index()) + "#" + h + "." + f.name,
+                                std::to_string(kNew.index()) + "#" + h + "." + f.name}};
+      // Touched on neither side: both still hold the one entry value.
+      if (!s.statics.count(key[kOld]) && !s.statics.count(key[kNew])) continue;
+      PerSide<Term> v;
+      for (Side side : {kOld, kNew}) {
+        if (auto it = s.statics.find(key[side]); it != s.statics.end()) {
+          v[side] = it->second;
+          continue;
+        }
+        // Lazy, or the class never initialised on this side: its entry value (the class was
+        // initialised before the call, as the replay's setting of the field makes it).
+        std::optional<Term> in = readStatic(s, side, key[side], f.descriptor);
+        if (!in) return false;
+        v[side] = *in;
+      }
+      std::string path = dotted + "." + f.name;
+      if (tm_.sort(v[kOld]) == Sort::Ref) {
+        work.emplace_back(path, v[kOld], v[kNew]);
+      } else {
+        oldState.emplace_back(path, v[kOld]);
+        newState.emplace_back(path, v[kNew]);
+      }
     }
   }
   return true;

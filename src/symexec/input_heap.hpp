@@ -32,13 +32,14 @@ class InputHeap {
   std::string originalName(const std::string& cls) const;
   /// The class a side-neutral name stands for on `side` ("<main>" in it: that side's analysed class).
   std::string sideName(const std::string& neutral, Side side) const;
-  /// After <clinit> of an analysed class on `side`: its non-final static fields that the other
-  /// version declares too (same name and type) become inputs, read lazily (static_inputs).
+  /// After <clinit> of a program class on `side` (the analysed class or another class of the
+  /// program the other version has too): its non-final static fields that the other version
+  /// declares too (same name and type) become inputs, read lazily (static_inputs).
   void makeStaticInputs(State& s, Side side, const LoadedClass& cls);
-  /// The entry value of a lazy static field (an input shared by both versions), materialised
-  /// on first read like an input object's field. nullopt: the path ended (heap bound).
-  std::optional<Term> readStatic(State& s, Side side, const std::string& key, const std::string& name,
-                                 const std::string& desc);
+  /// The entry value of the lazy static field `key` ("side#owner.name", descriptor `desc`):
+  /// an input shared by both versions, materialised on first read like an input object's
+  /// field. nullopt: the path ended (heap bound).
+  std::optional<Term> readStatic(State& s, Side side, const std::string& key, const std::string& desc);
   /// The simple name of the analysed class (without the version suffix), used in paths.
   std::string mainSimpleName() const;
   /// The characters of an input String (a parameter, a field, a static), materialised on first
@@ -81,6 +82,15 @@ class InputHeap {
   /// entries, references as roots of the graph comparison. false: the path ended.
   bool staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
                    Entries& newState);
+  /// Non-final static fields of the other program classes whose statics are inputs
+  /// (State::input_static_classes) that a side read or wrote. false: the path ended.
+  bool helperStaticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
+                         Entries& newState);
+  /// The class on the other side whose statics correspond to class `cls` of `side` (null: none).
+  const LoadedClass* staticTwin(Side side, const std::string& cls) const;
+  /// The statics holder's field for static `key`: the analysed class's by its name, another
+  /// class's as "owner.name" (owner's internal name).
+  std::string holderField(const std::string& key) const;
   /// Console output of the two versions (compare_output).
   void compareOutput(State& s, Entries& oldState, Entries& newState);
   /// The static-field holder of the analysed classes (an input object without a reference).

@@ -385,8 +385,8 @@ StepOutcome Interpreter::returnFrom(State& s, std::optional<Term> value) {
   }
   Frame& caller = s.frames.back();
   if (done.m->name == "<clinit>") {
-    // The analysed classes' non-final statics are inputs from here on (static_inputs).
-    if (done.m->owner->name == opt_.main_class[done.side]) inputs_.makeStaticInputs(s, done.side, *done.m->owner);
+    // The program classes' non-final statics are inputs from here on (static_inputs).
+    inputs_.makeStaticInputs(s, done.side, *done.m->owner);
     return StepOutcome::Continue;  // re-execute the caller's instruction
   }
   if (value) caller.stack.push_back(*value);
@@ -430,7 +430,7 @@ bool Interpreter::ensureInitialized(State& s, Side side, const std::string& cls,
     f.init_trigger = trigger;
     s.frames.push_back(std::move(f));
     pushed = true;
-  } else if (c->name == opt_.main_class[c->side]) {
+  } else {
     inputs_.makeStaticInputs(s, c->side, *c);  // (after <clinit> otherwise: returnFrom)
   }
   // The superclass first (JVMS 5.5): its <clinit> frame goes above this class's, so it runs

@@ -114,6 +114,9 @@ struct State {
   /// read on that side ("side#owner.name"); their values come from the statics input object.
   std::set<std::string> lazy_statics;
   int statics_input = -1;
+  /// Program classes other than the analysed one whose non-final statics are inputs (after
+  /// their <clinit>, on either side): what they hold at the end is compared too.
+  std::set<std::string> input_static_classes;
   /// Static fields of program classes written outside class initialisation ("side#owner.name"):
   /// program code the engine cannot follow may read them, so a call shared between the
   /// versions is shared only when both wrote the same values (ModelCall::staticWrites).

@@ -45,6 +45,9 @@ void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDe
                const DriverNames& names);
 /// Sets the called class's static fields a "<statics>" value names (nothing for another value).
 void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names);
+/// The other program classes whose static fields a "<statics>" value sets (fields named
+/// "owner.field", owner an internal name), in the order first named.
+std::vector<std::string> staticsClassesOf(const InputValue& statics);
 /// Leaves `cls`'s declared method `method` of descriptor `md` on the stack, made accessible.
 void pushMethodLookup(product::Assembler& a, jvm::ConstantPool& pool, const std::string& cls,
                       const std::string& method, const jvm::MethodDesc& md);
@@ -90,15 +93,16 @@ bool runSplit(const std::string& java, const std::string& classDir, const Replay
 /// driver class `cf` named `driver` (jvm_state.cpp).
 void addStateHelpers(jvm::ClassFile& cf, const std::string& driver);
 /// Prints "<prefix> state S0 | S1 ..." and a newline: the state of the reference locals `slots`
-/// and, when `staticsOf` names a class, its non-final static fields. An object of a class
+/// and the non-final static fields of each class `staticsOf` names. An object of a class
 /// outside the JDK prints as "#k{name=value;...}" over its instance fields, objects inside it
 /// likewise to a bound ("#k" again for an object met before); a reference array or a list as
 /// "#k<e0;e1;...>"; a string, a box or a primitive array as its value; an enum constant as
 /// "enum NAME"; other JDK objects as "obj"; "null"; "?" when it cannot be printed.
 /// The static fields are printed as "BEFORE ~ AFTER", BEFORE being what captureStatics kept
-/// in local `staticsBefore` ahead of the call.
+/// in local `staticsBefore` + k ahead of the call for class k.
 void printState(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& prefix,
-                const std::vector<int>& slots, const std::string& staticsOf = "", int staticsBefore = -1);
+                const std::vector<int>& slots, const std::vector<std::string>& staticsOf = {},
+                int staticsBefore = -1);
 /// Keeps the printout of class `cls`'s non-final static fields in local `slot`.
 void captureStatics(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& cls,
                     int slot);

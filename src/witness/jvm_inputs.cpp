@@ -1,6 +1,7 @@
 // The inputs of a JVM replay as generated code: constants, strings, arrays, and objects of
 // the declared classes built without a constructor (Unsafe.allocateInstance; JDK classes by their
 // public no-argument constructor when they have one) whose fields the witness names are set by reflection; the analysed class's static fields likewise.
+#include <algorithm>
 #include <stdexcept>
 
 #include "driver.hpp"
@@ -209,12 +210,26 @@ void pushInput(product::Assembler& a, jvm::ConstantPool& pool, const jvm::TypeDe
   }
 }
 
+std::vector<std::string> staticsClassesOf(const InputValue& statics) {
+  std::vector<std::string> out;
+  if (statics.ref != InputValue::Ref::Object) return out;
+  for (const std::string& name : statics.field_names)
+    if (const std::size_t dot = name.rfind('.'); dot != std::string::npos) {
+      std::string cls = name.substr(0, dot);
+      if (std::find(out.begin(), out.end(), cls) == out.end()) out.push_back(cls);
+    }
+  return out;
+}
+
 void setStatics(product::Assembler& a, jvm::ConstantPool& pool, const InputValue& statics, const DriverNames& names) {
   if (statics.ref != InputValue::Ref::Object) return;
   for (std::size_t i = 0; i < statics.field_names.size(); ++i) {
     const int set = a.newLabel(), next = a.newLabel();
-    ldcClass(a, pool, names.called);
-    a.ldcString(statics.field_names[i]);
+    // Another program class's static is named "owner.field" (owner: its internal name).
+    const std::string& name = statics.field_names[i];
+    const std::size_t dot = name.rfind('.');
+    ldcClass(a, pool, dot == std::string::npos ? names.called : name.substr(0, dot));
+    a.ldcString(dot == std::string::npos ? name : name.substr(dot + 1));
     a.invoke(Opcode::invokestatic, names.driver, kField, kFieldDesc);  // field
     a.op(Opcode::dup);
     a.jump(Opcode::ifnonnull, set);

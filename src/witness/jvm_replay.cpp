@@ -294,8 +294,13 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   }
   // The static fields as the call finds them: only those equal in both versions before the
   // call are compared after it (each version's initialiser may have set them apart).
+  // (the called class's, then those of the other program classes the witness sets)
   const int staticsBefore = resultSlot + 1;
-  detail::captureStatics(a, cf.pool, driver, c.cls, staticsBefore);
+  std::vector<std::string> staticsOf{c.cls};
+  if (in.context)
+    for (const std::string& h : detail::staticsClassesOf(in.context->statics)) staticsOf.push_back(h);
+  for (std::size_t k = 0; k < staticsOf.size(); ++k)
+    detail::captureStatics(a, cf.pool, driver, staticsOf[k], staticsBefore + static_cast<int>(k));
   std::uint16_t start = a.here();
   if (in.reflective) {
     detail::invokeReflectively(a, cf.pool, md, kMethodSlot, loads, in.instance);
@@ -345,7 +350,7 @@ void emitCall(product::Assembler& a, jvm::ClassFile& cf, std::vector<jvm::Except
   std::vector<int> slots;
   for (std::size_t i : stateInputs(md, in.instance)) slots.push_back(loads[i].second);
   if (objectResult) slots.push_back(resultSlot);
-  detail::printState(a, cf.pool, driver, prefix, slots, c.cls, staticsBefore);
+  detail::printState(a, cf.pool, driver, prefix, slots, staticsOf, staticsBefore);
   a.bind(after);
   handlers.push_back({start, end, handler, cf.pool.addClass("java/lang/Throwable")});
 }
@@ -360,8 +365,11 @@ jvm::ClassFile buildDriver(const std::string& name, const std::vector<DriverCall
   cf.this_class = cf.pool.addClass(name);
   cf.super_class = cf.pool.addClass("java/lang/Object");
   const auto maxStack = static_cast<std::uint16_t>(md.paramSlots() + 48);
-  // (+ the result's, + the static fields as they were before the call)
-  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 3 + md.paramSlots());
+  // (+ the result's, + the static fields as they were before the call, per class)
+  std::size_t classes = 1;
+  for (const WitnessCall& in : inputs)
+    if (in.context) classes = std::max(classes, 1 + detail::staticsClassesOf(in.context->statics).size());
+  const auto maxLocals = static_cast<std::uint16_t>(kFirstInput + 2 + classes + md.paramSlots());
   for (std::size_t w = 0; w < inputs.size(); ++w) {
     product::Assembler a(cf.pool);
     std::vector<jvm::ExceptionHandler> handlers;
@@ -670,11 +678,16 @@ static bool runDrivers(const std::string& java, const std::string& classDir, con
 /// Judges every witness from the drivers' output: results, the state left behind, repeats, and
 /// the stand-ins its inputs got.
 static void judgeAll(std::vector<Replay>& out, const std::string& output, const jvm::MethodDesc& md, bool instance,
-              bool timedOut) {
+                     bool timedOut, const std::vector<CallContext>& contexts) {
   States states, standins;
   auto seen = parseOutput(detail::completeLines(output), out.size(), md.ret.kind, states, standins);
-  const std::vector<std::string> names = stateNames(md, instance);
   for (std::size_t w = 0; w < out.size(); ++w) {
+    std::vector<std::string> names = stateNames(md, instance);
+    if (w < contexts.size())
+      for (std::string h : detail::staticsClassesOf(contexts[w].statics)) {
+        std::replace(h.begin(), h.end(), '/', '.');
+        names.push_back(h);  // (another class's statics: "org.x.Registry.count")
+      }
     std::vector<const std::string*> st;
     for (int key = 1; key <= 4; ++key) {
       auto it = states.find({w, key});
@@ -756,7 +769,7 @@ std::optional<std::vector<Replay>> replayJvm(const std::string& classDir, const 
   const bool ran = runDrivers(java, classDir, env, drivers, split, base, output, timedOut);
   removeDrivers();
   if (!ran) return failAll("cannot start " + java);
-  judgeAll(out, neutralDriverNames(output, drivers), md, instance, timedOut);
+  judgeAll(out, neutralDriverNames(output, drivers), md, instance, timedOut, ctxs);
   return out;
 }
 

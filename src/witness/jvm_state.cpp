@@ -719,7 +719,7 @@ void captureStatics(product::Assembler& a, jvm::ConstantPool& pool, const std::s
 }
 
 void printState(product::Assembler& a, jvm::ConstantPool& pool, const std::string& driver, const std::string& prefix,
-                const std::vector<int>& slots, const std::string& staticsOf, int staticsBefore) {
+                const std::vector<int>& slots, const std::vector<std::string>& staticsOf, int staticsBefore) {
   if (slots.empty() && staticsOf.empty()) return;
   a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
   a.ldcString(prefix + " state ");
@@ -735,23 +735,23 @@ void printState(product::Assembler& a, jvm::ConstantPool& pool, const std::strin
     a.invoke(Opcode::invokestatic, driver, kState, kToText);
     a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
   }
-  if (!staticsOf.empty()) {  // the class's static fields, after the inputs
+  for (std::size_t k = 0; k < staticsOf.size(); ++k) {  // each class's static fields, after the inputs
     a.field(Opcode::getstatic, "java/lang/System", "out", "Ljava/io/PrintStream;");
-    if (!slots.empty()) {
+    if (!slots.empty() || k > 0) {
       a.op(Opcode::dup);
       a.ldcString(kSeparator);
       a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
     }
     if (staticsBefore >= 0) {
       a.op(Opcode::dup);
-      a.load('L', staticsBefore);
+      a.load('L', staticsBefore + static_cast<int>(k));
       a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
       a.op(Opcode::dup);
       a.ldcString(kBeforeAfter);
       a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
     }
     a.op(Opcode::ldc_w);
-    a.u2(pool.addClass(staticsOf));
+    a.u2(pool.addClass(staticsOf[k]));
     a.invoke(Opcode::invokestatic, driver, kStatics, kStaticsDesc);
     a.invoke(Opcode::invokevirtual, "java/io/PrintStream", "print", "(Ljava/lang/String;)V");
   }

@@ -1,5 +1,6 @@
 // Concrete replay of witness inputs in the interpreter (Java semantics), and the rendering of
 // concrete values shared by all replays.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -162,7 +163,9 @@ std::string javaLiteral(const jvm::TypeDesc& type, const InputValue& v, const st
         } catch (const std::exception&) {
           return "?";
         }
-        out += (i ? ", " : "") + v.field_names[i] + " = " + javaLiteral(ft, v.field_values[i], mainClass);
+        std::string field = v.field_names[i];  // (another class's static: "org/x/Registry.count")
+        if (v.cls == "<statics>") std::replace(field.begin(), field.end(), '/', '.');
+        out += (i ? ", " : "") + field + " = " + javaLiteral(ft, v.field_values[i], mainClass);
       }
       return out + "}";
     }

@@ -177,6 +177,38 @@ TEST(ReplayReferences, StaticFieldsAreSetBeforeTheCallInTheJvm) {
   expectReplayedNeq(j, " with static{count = ");
 }
 
+TEST(ReplayReferences, AnotherClassesStaticFieldsAreInputsAndComparedInTheJvm) {
+  // realcode/helperstatics: Registry.count, a non-final static of another class of the
+  // program, holds any value at entry (its initialiser's 0 only, both were a false EQ).
+  REQUIRE_JAVA();
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/helperstatics/";
+  auto run = [&](const std::string& method, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{root + "old", root + "new", "--class", "realcode.helperstatics.Uses", "--method",
+                                  method, "--shortcut", "off"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runJson(args);
+  };
+  // A difference only when the static is 5 at entry: the JVM sets it before both calls.
+  expectReplayedNeq(run("peek"), "with static{realcode.helperstatics.Registry.count = 5}");
+  // Only the old version writes it: equal results, the state the call leaves differs.
+  JsonRun counted = run("counted");
+  expectReplayedNeq(counted, "with static{realcode.helperstatics.Registry.count = ");
+  int stateDiffers = 0;
+  for (const auto& [call, rep] : jvmReplays(counted.json, "NEQ"))
+    if (rep && (*rep)["differs"].boolean &&
+        (*rep)["note"].string.find("realcode.helperstatics.Registry.count: ") != std::string::npos)
+      ++stateDiffers;
+  EXPECT_GE(stateDiffers, 1) << counted.run.out;
+  // The same reads and writes in both versions (an array static too): EQ by the engine.
+  JsonRun same = run("same");
+  ASSERT_TRUE(same.ok) << same.run.out << same.run.err;
+  EXPECT_EQ(same.json["result"].string, "EQ") << same.run.out;
+  // --static-inputs off: statics start at their initialisers' values (the paper's view).
+  JsonRun off = run("peek", {"--static-inputs", "off"});
+  ASSERT_TRUE(off.ok) << off.run.out << off.run.err;
+  EXPECT_EQ(off.json["result"].string, "EQ") << off.run.out;
+}
+
 TEST(ReplayReferences, AnInputTheJvmCannotBuildIsNotJudged) {
   // An object of an abstract class (Number) has no class to instantiate and no stand-in (an
   // interface such as probe's Comparable gets one: ReplayState.InputsOfInterfaceTypes...): the

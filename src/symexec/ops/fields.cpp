@@ -64,8 +64,8 @@ StepOutcome staticField(Interpreter& I, State& s, const Instruction& in) {
     auto it = s.statics.find(key);
     if (it != s.statics.end()) return pushNext(s, it->second);
     if (!s.lazy_statics.count(key)) throw ExecError("unknown static field " + r.owner + "." + r.name);
-    // A non-final static of the analysed class: its entry value is an input (docs/heap.md).
-    std::optional<Term> v = I.inputs().readStatic(s, side, key, r.name, r.descriptor);
+    // A non-final static of a program class: its entry value is an input (docs/heap.md).
+    std::optional<Term> v = I.inputs().readStatic(s, side, key, r.descriptor);
     if (!v) return StepOutcome::Ended;
     return pushNext(s, *v);
   }

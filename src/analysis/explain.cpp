@@ -355,7 +355,8 @@ Cause Explainer::causeOf(const std::vector<std::size_t>& set) {
   return c;
 }
 
-void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
+void Explainer::explain(PartitionResult& r, const std::vector<Term>& model,
+                        const std::vector<std::pair<Term, Term>>& statics) {
   const auto t0 = Clock::now();
   const Options& o = *env_.options;
   auto done = [&](std::string note) {
@@ -375,6 +376,7 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
     if (i >= model.size() || !model[i]) return done("not explained: the witness has no value for " + inputs_.names[i]);
     pin.emplace(inputs_.terms[i], model[i]);
   }
+
   std::vector<Term> args, assumptions;
   for (Term a : run_args_) args.push_back(tm_.substitute(a, pin));
   for (Term c : inputs_.constraints) assumptions.push_back(tm_.substitute(c, pin));
@@ -392,6 +394,9 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model) {
   try {
     std::optional<Term> f = relaxedRun(args, assumptions, deadline, note);
     if (!f) return done(note);
+    // The statics the path read are read lazily in the run, not arguments: their witness values
+    // are conjoined (free, they could make the outputs agree without any change).
+    for (const auto& [var, value] : statics) f = tm_.land(*f, tm_.same(var, value));
     for (const auto& set : minimalSets(*f, deadline, note)) r.causes.push_back(causeOf(set));
   } catch (const std::exception& e) {  // never an error of the run
     r.causes.clear();

@@ -20,8 +20,10 @@ class Explainer {
             const symexec::MethodInputs& inputs, terms::TermManager& tm, const symexec::ExecOptions& eo,
             std::vector<terms::Term> run_args);
   /// Fill r.causes (or r.cause_note) of a NEQ partition whose witness is `model` (the input
-  /// values, aligned with the inputs). Never changes the verdict.
-  void explain(PartitionResult& r, const std::vector<terms::Term>& model);
+  /// values, aligned with the inputs) and `statics` (the entry values of the static fields the
+  /// path read: variable, literal). Never changes the verdict.
+  void explain(PartitionResult& r, const std::vector<terms::Term>& model,
+               const std::vector<std::pair<terms::Term, terms::Term>>& statics = {});
 
  private:
   struct Group {

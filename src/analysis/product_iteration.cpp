@@ -15,6 +15,22 @@ using terms::Term;
 
 namespace {
 
+/// The witness's entry values of the primitive static fields the path read (the statics
+/// holder's fields), as (variable, literal) pairs for the explanation.
+std::vector<std::pair<Term, Term>> staticsPinsOf(terms::TermManager& tm, const symexec::RawPartition& raw,
+                                                 const witness::CallContext& c) {
+  std::vector<std::pair<Term, Term>> out;
+  for (const symexec::InputShape& sh : raw.input_shapes) {
+    if (sh.cls != "<statics>") continue;
+    for (const symexec::InputShape::Field& f : sh.fields) {
+      if (f.reference || !f.value) continue;
+      for (std::size_t i = 0; i < c.statics.field_names.size() && i < c.statics.field_values.size(); ++i)
+        if (c.statics.field_names[i] == f.name) out.emplace_back(f.value, tm.lit(tm.sort(f.value), c.statics.field_values[i].bits));
+    }
+  }
+  return out;
+}
+
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 /// Summaries for H1 (reference §10): OR over the partitions that reached the comparison of
@@ -176,8 +192,11 @@ void ProductIteration::onPartition(const symexec::RawPartition& raw, solver::Sol
   // The explanation comes last: the monitor already holds the partition and its verdict.
   if (PartitionResult& last = it.partitions.back(); last.result == Verdict::NEQ && !proofOnly()) {
     // The found inputs when a search decided the partition, else the solver's witness.
-    std::vector<Term> pin = last.decided_by == "search" ? witnesses_->witnessTerms(last.index) : model;
-    if (!pin.empty()) explainer_->explain(last, pin);
+    const bool searched = last.decided_by == "search";
+    std::vector<Term> pin = searched ? witnesses_->witnessTerms(last.index) : model;
+    const auto statics = searched || !witnessed ? std::vector<std::pair<Term, Term>>{}
+                                                : staticsPinsOf(tm_, raw, classifier_->lastContext());
+    if (!pin.empty() || !statics.empty()) explainer_->explain(last, pin, statics);
   }
   classify_s_ += since(tc);
 }

@@ -87,7 +87,7 @@ witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::I
       fv.ref = Ref::Null;
     } else {
       const symexec::InputShape* target = shapeAt(p, f.target);
-      if (!target || f.target != shape.path + "." + f.name) return refValue();
+      if (!target || f.target != symexec::inputFieldPath(shape.path, shape.cls, f.name)) return refValue();
       fv = shapeValue(p, *target, valueOf);
       if (!fv.buildable()) return refValue();
     }

@@ -190,18 +190,12 @@ StepOutcome InputHeap::materializePending(State& s) {
   return StepOutcome::Continue;
 }
 
-namespace {
-
-/// The access path of field `name` of input `in`: a static of another program class than the
-/// analysed one ("org/x/Registry.count" in the statics holder) by its class's dotted name.
-std::string fieldPath(const InputObject& in, const std::string& name) {
-  if (in.cls != "<statics>" || name.find('.') == std::string::npos) return in.path + "." + name;
-  std::string out = name;
+std::string inputFieldPath(const std::string& path, const std::string& cls, const std::string& field) {
+  if (cls != "<statics>" || field.find('.') == std::string::npos) return path + "." + field;
+  std::string out = field;
   std::replace(out.begin(), out.end(), '/', '.');
   return out;
 }
-
-}  // namespace
 
 std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string& name, const std::string& desc) {
   const int k = o.input;
@@ -213,7 +207,7 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
   if (auto it = in->fields.find(name); it != in->fields.end()) return it->second;
   in->descs[name] = isRefDesc(desc) && desc[0] == 'L' ? "L" + originalName(classOfDesc(desc)) + ";" : originalName(desc);
   if (!isRefDesc(desc)) {
-    Term v = inputVar(s, fieldPath(*in, name), desc[0]);
+    Term v = inputVar(s, inputFieldPath(in->path, in->cls, name), desc[0]);
     s.inputs[static_cast<std::size_t>(k)].fields[name] = v;
     return v;
   }
@@ -223,7 +217,7 @@ std::optional<Term> InputHeap::readField(State& s, Object& o, const std::string&
     target = rf->second;
   } else {
     std::string fact;
-    std::string path = fieldPath(*in, name);
+    std::string path = inputFieldPath(in->path, in->cls, name);
     target = chooseTarget(s, path, originalName(classOfDesc(desc)), false, fact);
     if (target == -2) return std::nullopt;
     in = &s.inputs[static_cast<std::size_t>(k)];  // chooseTarget may have grown the vector

@@ -199,6 +199,8 @@ TEST(ReplayReferences, AnotherClassesStaticFieldsAreInputsAndComparedInTheJvm) {
         (*rep)["note"].string.find("realcode.helperstatics.Registry.count: ") != std::string::npos)
       ++stateDiffers;
   EXPECT_GE(stateDiffers, 1) << counted.run.out;
+  // A reference static of another class, built by the JVM (an array of three elements).
+  expectReplayedNeq(run("wide"), "realcode.helperstatics.Registry.names = new java.lang.String[3]");
   // The same reads and writes in both versions (an array static too): EQ by the engine.
   JsonRun same = run("same");
   ASSERT_TRUE(same.ok) << same.run.out << same.run.err;

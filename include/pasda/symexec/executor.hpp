@@ -177,6 +177,11 @@ struct ExecEffect {
   std::vector<std::pair<std::string, terms::Term>> state;
 };
 
+/// The access path of field `field` of the input at `path` of class `cls`: "path.field", but a
+/// static of another class than the analysed one, a field "org/x/Registry.count" of the
+/// statics holder (class "<statics>"), by its class's dotted name ("org.x.Registry.count").
+std::string inputFieldPath(const std::string& path, const std::string& cls, const std::string& field);
+
 /// A reference input of a path as the path materialised it (for concrete replay): an object
 /// or array reachable from the parameters, with what the path fixed of it.
 struct InputShape {

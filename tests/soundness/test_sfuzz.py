@@ -207,6 +207,22 @@ class WitnessReader(unittest.TestCase):
         self.assertEqual(inp["heap"][inp["args"][3]["r"]], {"k": "str", "s": 'a"b'})
         self.assertFalse(w.open)
 
+    def test_a_string_spelled_by_its_characters(self):
+        # Seed 6941: pasda-jvm gives a string of fixed length by its characters ("p3.charAt(i)",
+        # NUL included); completed with random strings of other lengths, the input left the
+        # partition's path and the confirmed NEQ was judged "false".
+        part = {"path_condition": "p3 != null && p3.length() == 3",
+                "witness_values": [{"name": "p3", "literal": "new object"}, {"name": "p3.charAt(0)", "literal": "0"},
+                                   {"name": "p3.charAt(2)", "literal": "98"}]}
+        w = Witness(self.space, part)
+        inp = w.build()
+        self.assertEqual(inp["heap"][inp["args"][3]["r"]], {"k": "str", "s": "\x00\x00b"})
+        self.assertFalse(w.open)
+        part["witness_values"][2]["literal"] = "?"  # a character not given as a number: still open
+        w = Witness(self.space, part)
+        w.build()
+        self.assertTrue(w.open)
+
 
 class Generation(unittest.TestCase):
     def test_a_seed_reproduces_its_pair(self):

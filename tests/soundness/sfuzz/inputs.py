@@ -171,10 +171,15 @@ class Witness:
         self.values = {w["name"]: w["literal"] for w in partition.get("witness_values") or []}
         self.facts = {}
         self.lengths = {}
+        self.str_lengths = {}  # strings whose length the path fixed: s.length() == 5
         for conj in split_top(partition.get("path_condition") or ""):
             m = re.fullmatch(r"(%s)\.length == (\d+)" % PATH, conj)
             if m:
                 self.lengths[m.group(1)] = int(m.group(2))
+                continue
+            m = re.fullmatch(r"(%s)\.length\(\) == (\d+)" % PATH, conj)
+            if m:
+                self.str_lengths[m.group(1)] = int(m.group(2))
                 continue
             m = re.fullmatch(r"(%s) (==|!=) (%s|null)" % (PATH, PATH), conj)
             if m and self.type_of(m.group(1)) in (STR, BOX, IARR, NODE, "C"):
@@ -227,6 +232,21 @@ class Witness:
             return "new"
         return None
 
+    def spelled(self, path):
+        """A string the witness gives as "new object" with its length in the path condition and
+        its characters as `path.charAt(i)` values (None when a character is not given as a
+        number): built from them, so that the input follows the partition's path (completing it
+        with random strings left the path: seed 6941's NEQ on what a 5-character string printed
+        was judged "false" on strings of other lengths)."""
+        chars = []
+        for i in range(self.str_lengths[path]):
+            lit = self.values.get("%s.charAt(%d)" % (path, i))
+            v = parse_literal(lit, INT) if lit is not None else 0  # (a character the path never read)
+            if v is None or not 0 <= v <= 0xFFFF:
+                return None
+            chars.append(chr(v))
+        return "".join(chars)
+
     def build(self):
         heap, made = [], {}
         inp = {"heap": heap, "this": None, "args": [], "set_statics": {}}
@@ -245,6 +265,8 @@ class Witness:
             made[path] = idx
             if t == STR:
                 text = unquote_java(self.values.get(path) or "")
+                if text is None and path in self.str_lengths:
+                    text = self.spelled(path)
                 heap.append({"k": "str", "s": text or ""})
                 if text is None:
                     self.open.append(path + " (string contents)")

@@ -524,6 +524,50 @@ std::string InputHeap::holderField(const std::string& key) const {
   return owner + "." + name;
 }
 
+namespace {
+
+/// The classes named by a class's NestHost / NestMembers attribute (JVMS 4.7.28-29).
+std::vector<std::string> nestClasses(const jvm::ClassFile& cf) {
+  std::vector<std::string> out;
+  for (const jvm::Attribute& a : cf.attributes) {
+    const std::string& name = cf.pool.utf8(a.name_index);
+    auto u2 = [&](std::size_t at) { return static_cast<std::uint16_t>(a.data[at] << 8 | a.data[at + 1]); };
+    if (name == "NestHost" && a.data.size() == 2) out.push_back(cf.pool.className(u2(0)));
+    if (name == "NestMembers" && a.data.size() >= 2)
+      for (std::size_t i = 0, n = u2(0); i < n && 2 + 2 * i + 1 < a.data.size(); ++i)
+        out.push_back(cf.pool.className(u2(2 + 2 * i)));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool InputHeap::effectivelyFinal(Side side, const LoadedClass& cls, const jvm::Field& f) const {
+  if ((f.access_flags & jvm::acc::Private) == 0) return false;  // (code outside the jar may write it)
+  const std::string key = std::to_string(side.index()) + "#" + cls.name + "." + f.name;
+  if (auto it = effectively_final_.find(key); it != effectively_final_.end()) return it->second;
+  // Only the class itself and its nestmates (their own accessors: Java 11+) can write it; a
+  // class compiled for older targets writes it for its inner classes through its own
+  // synthetic accessors, which are scanned with its other methods.
+  std::vector<const LoadedClass*> scope{&cls};
+  std::vector<std::string> nest = nestClasses(cls.cf);
+  if (const LoadedClass* host = nest.size() == 1 ? program_.find(side, nest[0]) : nullptr) {
+    scope.push_back(host);
+    nest = nestClasses(host->cf);
+  }
+  for (const std::string& n : nest)
+    if (const LoadedClass* m = program_.find(side, n); m && m != &cls) scope.push_back(m);
+  bool written = false;
+  for (const LoadedClass* c : scope)
+    for (const auto& [k, m] : c->methods) {
+      if (c == &cls && m->name == "<clinit>") continue;
+      for (const jvm::Instruction& in : m->insns)
+        written = written || (in.op == jvm::Opcode::putstatic && in.member.owner == cls.name && in.member.name == f.name);
+    }
+  effectively_final_[key] = !written;
+  return !written;
+}
+
 void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
   if (!opt_.static_inputs || (side != kOld && side != kNew)) return;
   const LoadedClass* twin = staticTwin(side, cls.name);
@@ -532,6 +576,10 @@ void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
     if (!f.isStatic() || isFinal(f)) continue;
     const jvm::Field* g = staticField(twin, f.name);
     if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
+    // A private static no code writes after <clinit>, in both versions, holds its initialiser's
+    // value whenever the method is called (Suppliers.NUL, a lambda: as an input, every call of
+    // it was each version's own).
+    if (effectivelyFinal(side, cls, f) && effectivelyFinal(twin->side, *twin, *g)) continue;
     std::string key = std::to_string(side.index()) + "#" + cls.name + "." + f.name;
     s.statics.erase(key);
     s.lazy_statics.insert(key);
@@ -602,6 +650,7 @@ bool InputHeap::helperStaticRoots(State& s, std::vector<std::tuple<std::string, 
       if (!f.isStatic() || isFinal(f)) continue;
       const jvm::Field* g = staticField(c[kNew], f.name);
       if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
+      if (effectivelyFinal(kOld, *c[kOld], f) && effectivelyFinal(kNew, *c[kNew], *g)) continue;  // (not an input)
       PerSide<std::string> key{{"", std::to_string(kOld.index()) + "#" + h + "." + f.name,
                                 std::to_string(kNew.index()) + "#" + h + "." + f.name}};
       // Touched on neither side: both still hold the one entry value.

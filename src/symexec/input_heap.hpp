@@ -3,6 +3,7 @@
 // final states are aligned by access path for the product comparison (docs/heap.md).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -88,6 +89,9 @@ class InputHeap {
                          Entries& newState);
   /// The class on the other side whose statics correspond to class `cls` of `side` (null: none).
   const LoadedClass* staticTwin(Side side, const std::string& cls) const;
+  /// Is static field `f` of `cls` private and written by no code of its class (but <clinit>)
+  /// or of its nestmates? (cached per side, class and field)
+  bool effectivelyFinal(Side side, const LoadedClass& cls, const jvm::Field& f) const;
   /// The statics holder's field for static `key`: the analysed class's by its name, another
   /// class's as "owner.name" (owner's internal name).
   std::string holderField(const std::string& key) const;
@@ -100,6 +104,7 @@ class InputHeap {
   const Program& program_;
   const ExecOptions& opt_;
   Explorer& explorer_;
+  mutable std::map<std::string, bool> effectively_final_;  // effectivelyFinal's answers
 };
 
 }  // namespace pasda::symexec

@@ -201,6 +201,13 @@ TEST(ReplayReferences, AnotherClassesStaticFieldsAreInputsAndComparedInTheJvm) {
   EXPECT_GE(stateDiffers, 1) << counted.run.out;
   // A reference static of another class, built by the JVM (an array of three elements).
   expectReplayedNeq(run("wide"), "realcode.helperstatics.Registry.names = new java.lang.String[3]");
+  // A private static written by no code but its initialiser holds the initialiser's value
+  // (was an input: a "difference" for base != 7, which no caller can bring about) ...
+  JsonRun scaled = run("scaled");
+  ASSERT_TRUE(scaled.ok) << scaled.run.out << scaled.run.err;
+  EXPECT_EQ(scaled.json["result"].string, "EQ") << scaled.run.out;
+  // ... but one a method of its class writes is an input.
+  expectReplayedNeq(run("capped"), "with static{realcode.helperstatics.Registry.limit = ");
   // The same reads and writes in both versions (an array static too): EQ by the engine.
   JsonRun same = run("same");
   ASSERT_TRUE(same.ok) << same.run.out << same.run.err;

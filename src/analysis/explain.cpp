@@ -376,7 +376,6 @@ void Explainer::explain(PartitionResult& r, const std::vector<Term>& model,
     if (i >= model.size() || !model[i]) return done("not explained: the witness has no value for " + inputs_.names[i]);
     pin.emplace(inputs_.terms[i], model[i]);
   }
-
   std::vector<Term> args, assumptions;
   for (Term a : run_args_) args.push_back(tm_.substitute(a, pin));
   for (Term c : inputs_.constraints) assumptions.push_back(tm_.substitute(c, pin));

@@ -103,9 +103,10 @@ po::options_description describeOptions() {
     ("heap-bound", po::value<std::string>()->default_value("2"), "input objects per type reached through fields and elements, beyond the parameters (0 to 64)")
     ("max-array-length", po::value<std::string>()->default_value("8"), "symbolic array lengths are explored up to "
                                                                         "this (0 to 4096)")
-    ("static-inputs", po::value<std::string>()->default_value("on"), "on: non-final static fields of the analysed "
-                                                                      "class hold arbitrary entry values (equal in both "
-                                                                      "versions); off: their values after <clinit>")
+    ("static-inputs", po::value<std::string>()->default_value("on"), "on: non-final static fields of the program's "
+                                                                      "classes hold arbitrary entry values (equal in both "
+                                                                      "versions; private ones no code writes keep their "
+                                                                      "<clinit> value); off: their values after <clinit>")
     ("compare-output", po::value<std::string>()->default_value("on"), "on: what the versions print (System.out/err) "
                                                                        "is compared like their results; off: ignored")
     ("shortcut", po::value<std::string>()->default_value("on"), "on: a method whose code and reachable callees "

@@ -568,18 +568,22 @@ bool InputHeap::effectivelyFinal(Side side, const LoadedClass& cls, const jvm::F
   return !written;
 }
 
+bool InputHeap::staticInput(Side side, const LoadedClass& cls, const jvm::Field& f, const LoadedClass& twin) const {
+  if (!f.isStatic() || isFinal(f)) return false;
+  const jvm::Field* g = staticField(&twin, f.name);
+  if (!g || isFinal(*g) || g->descriptor != f.descriptor) return false;
+  // A private static no code writes after <clinit>, in both versions, holds its initialiser's
+  // value whenever the method is called (Suppliers.NUL, a lambda: as an input, every call of
+  // it was each version's own).
+  return !(effectivelyFinal(side, cls, f) && effectivelyFinal(twin.side, twin, *g));
+}
+
 void InputHeap::makeStaticInputs(State& s, Side side, const LoadedClass& cls) {
   if (!opt_.static_inputs || (side != kOld && side != kNew)) return;
   const LoadedClass* twin = staticTwin(side, cls.name);
   if (!twin) return;
   for (const jvm::Field& f : cls.cf.fields) {
-    if (!f.isStatic() || isFinal(f)) continue;
-    const jvm::Field* g = staticField(twin, f.name);
-    if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
-    // A private static no code writes after <clinit>, in both versions, holds its initialiser's
-    // value whenever the method is called (Suppliers.NUL, a lambda: as an input, every call of
-    // it was each version's own).
-    if (effectivelyFinal(side, cls, f) && effectivelyFinal(twin->side, *twin, *g)) continue;
+    if (!staticInput(side, cls, f, *twin)) continue;
     std::string key = std::to_string(side.index()) + "#" + cls.name + "." + f.name;
     s.statics.erase(key);
     s.lazy_statics.insert(key);
@@ -595,6 +599,17 @@ std::optional<Term> InputHeap::readStatic(State& s, Side side, const std::string
   s.lazy_statics.erase(key);
   s.statics[key] = *v;
   return v;
+}
+
+void InputHeap::addStaticRoot(const std::string& path, const PerSide<Term>& v,
+                              std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
+                              Entries& newState) {
+  if (tm_.sort(v[kOld]) == Sort::Ref) {
+    work.emplace_back(path, v[kOld], v[kNew]);
+  } else {
+    oldState.emplace_back(path, v[kOld]);
+    newState.emplace_back(path, v[kNew]);
+  }
 }
 
 bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState,
@@ -625,13 +640,7 @@ bool InputHeap::staticRoots(State& s, std::vector<std::tuple<std::string, Term, 
       }
     }
     if (!v[kOld] || !v[kNew]) continue;  // the class was never initialised on a side
-    std::string path = simple + "." + f.name;
-    if (tm_.sort(v[kOld]) == Sort::Ref) {
-      work.emplace_back(path, v[kOld], v[kNew]);
-    } else {
-      oldState.emplace_back(path, v[kOld]);
-      newState.emplace_back(path, v[kNew]);
-    }
+    addStaticRoot(simple + "." + f.name, v, work, oldState, newState);
   }
   return helperStaticRoots(s, work, oldState, newState);
 }
@@ -647,10 +656,7 @@ bool InputHeap::helperStaticRoots(State& s, std::vector<std::tuple<std::string, 
     std::string dotted = h;
     std::replace(dotted.begin(), dotted.end(), '/', '.');
     for (const jvm::Field& f : c[kOld]->cf.fields) {
-      if (!f.isStatic() || isFinal(f)) continue;
-      const jvm::Field* g = staticField(c[kNew], f.name);
-      if (!g || isFinal(*g) || g->descriptor != f.descriptor) continue;
-      if (effectivelyFinal(kOld, *c[kOld], f) && effectivelyFinal(kNew, *c[kNew], *g)) continue;  // (not an input)
+      if (!staticInput(kOld, *c[kOld], f, *c[kNew])) continue;
       PerSide<std::string> key{{"", std::to_string(kOld.index()) + "#" + h + "." + f.name,
                                 std::to_string(kNew.index()) + "#" + h + "." + f.name}};
       // Touched on neither side: both still hold the one entry value.
@@ -667,13 +673,7 @@ bool InputHeap::helperStaticRoots(State& s, std::vector<std::tuple<std::string, 
         if (!in) return false;
         v[side] = *in;
       }
-      std::string path = dotted + "." + f.name;
-      if (tm_.sort(v[kOld]) == Sort::Ref) {
-        work.emplace_back(path, v[kOld], v[kNew]);
-      } else {
-        oldState.emplace_back(path, v[kOld]);
-        newState.emplace_back(path, v[kNew]);
-      }
+      addStaticRoot(dotted + "." + f.name, v, work, oldState, newState);
     }
   }
   return true;

@@ -92,6 +92,12 @@ class InputHeap {
   /// Is static field `f` of `cls` private and written by no code of its class (but <clinit>)
   /// or of its nestmates? (cached per side, class and field)
   bool effectivelyFinal(Side side, const LoadedClass& cls, const jvm::Field& f) const;
+  /// Is static `f` of `cls` (on `side`) an input: non-final, declared alike by `twin` (the
+  /// other version's class), and not effectively final in both?
+  bool staticInput(Side side, const LoadedClass& cls, const jvm::Field& f, const LoadedClass& twin) const;
+  /// One compared static: a primitive into the entries, a reference onto `work`.
+  void addStaticRoot(const std::string& path, const PerSide<Term>& v,
+                     std::vector<std::tuple<std::string, Term, Term>>& work, Entries& oldState, Entries& newState);
   /// The statics holder's field for static `key`: the analysed class's by its name, another
   /// class's as "owner.name" (owner's internal name).
   std::string holderField(const std::string& key) const;

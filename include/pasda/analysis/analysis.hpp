@@ -61,7 +61,7 @@ struct Options {
   unsigned feasibility_timeout_ms = 0;  // 0: min(solver timeout, 250 ms) (branch feasibility checks)
   int heap_bound = 2;
   int max_array_length = 8;
-  bool static_inputs = true;       // non-final statics of the analysed class hold arbitrary (shared) entry values
+  bool static_inputs = true;       // non-final statics of program classes hold arbitrary (shared) entry values
   bool compare_output = true;      // console output is compared like results
   bool identical_shortcut = true;  // identical code (the method and its reachable closure) is EQ without analysis
   std::string method;              // NAME or NAME:DESCRIPTOR ("" = pick the unique candidate)

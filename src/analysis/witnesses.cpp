@@ -62,14 +62,30 @@ const symexec::InputShape* shapeAt(const symexec::RawPartition& p, const std::st
   return nullptr;
 }
 
+}  // namespace
+
+bool vmInternalClass(const std::string& cls) {
+  for (const char* prefix : {"java/lang/reflect/", "java/lang/invoke/", "java/lang/ref/", "jdk/internal/", "sun/"})
+    if (cls.rfind(prefix, 0) == 0) return true;
+  for (const char* exact : {"java/lang/Class", "java/lang/ClassLoader", "java/lang/Module", "java/lang/ModuleLayer",
+                            "java/lang/StackWalker"})
+    if (cls == exact) return true;
+  return false;
+}
+
+namespace {
+
 /// An object input: its class and the fields the path read, each built like an input (a field
-/// that holds an input reached by another path first, an alias, is not buildable).
+/// that holds an input reached by another path first, an alias, is not buildable). An object
+/// of a class whose instances the JVM itself makes and relies on (a reflective Method, a
+/// MethodHandle, a Class: vmInternalClass) is not buildable: one allocated without
+/// its constructor crashed the replay JVM (MethodHandles.Lookup.unreflect of a `Method{}`).
 witness::InputValue objectValue(const symexec::RawPartition& p, const symexec::InputShape& shape,
                                 const std::function<std::uint64_t(Term)>& valueOf) {
   using Ref = witness::InputValue::Ref;
   witness::InputValue v;
   v.sort = terms::Sort::Ref;
-  if (shape.other_state) return v;
+  if (shape.other_state || vmInternalClass(shape.cls)) return v;
   v.ref = Ref::Object;
   v.cls = shape.cls;
   for (const symexec::InputShape::Field& f : shape.fields) {

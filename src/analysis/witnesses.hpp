@@ -19,6 +19,11 @@ namespace pasda::analysis {
 witness::InputValue referenceInput(const symexec::RawPartition& p, const std::string& name,
                                    const std::function<std::uint64_t(terms::Term)>& valueOf);
 
+/// Is `cls` a JDK class whose instances the JVM makes and relies on (reflection, method
+/// handles, references, Class, modules, the JDK's internals)? A replay never builds one field by
+/// field: such an input is not buildable.
+bool vmInternalClass(const std::string& cls);
+
 /// The value a replay builds for an input of shape `shape` on path `p` (strings, arrays,
 /// objects with the fields the path read; not buildable where the shape cannot be built).
 witness::InputValue shapeValue(const symexec::RawPartition& p, const symexec::InputShape& shape,

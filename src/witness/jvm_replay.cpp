@@ -58,10 +58,16 @@ std::string findJava(const std::string& configured) {
 // constants, its Class objects, its static singletons — would otherwise hash differently in the
 // two versions' replays yet alike on repeats, a "difference" of the replays and not of the
 // versions (an unchanged method returning Objects.hashCode of an enum constant was a false NEQ in
-// a release diff). A JVM without the flag ignores it.
+// a release diff). A JVM without the flag ignores it. A replay JVM that crashes (a witness no
+// caller could make) writes its report to the temporary directory, never into the user's
+// working directory, and no core file.
 std::vector<std::string> jvmOptions() {
+  std::error_code ec;
+  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
   return {"-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-          "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"};
+          "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2",
+          "-XX:-CreateCoredumpFiles", "-XX:ErrorFile=" + (tmp / "pasda-jvm-replay-crash-%p.log").string()};
 }
 
 std::string completeLines(const std::string& output) {

@@ -49,4 +49,29 @@ TEST(RunValues, TheClockInAnOutputOrThePathIsAValueOfTheRun) {
   EXPECT_FALSE(analysis::partitionReadsTheRun(tm, draw));
 }
 
+// An input of a class whose instances the JVM makes and relies on is never built field by field:
+// a `java.lang.reflect.Method` allocated without its constructor crashed the replay JVM
+// (MethodHandles.Lookup.unreflect) in a release diff. An object of an ordinary class is built.
+TEST(WitnessShapes, ObjectsTheJvmMakesItselfAreNotBuilt) {
+  symexec::RawPartition p;
+  auto shape = [](const std::string& path, const std::string& cls) {
+    symexec::InputShape sh;
+    sh.path = path;
+    sh.cls = cls;
+    return sh;
+  };
+  auto zero = [](Term) -> std::uint64_t { return 0; };
+  for (const char* cls : {"java/lang/reflect/Method", "java/lang/invoke/MethodHandle", "java/lang/Class",
+                          "java/lang/ref/WeakReference", "jdk/internal/misc/Unsafe", "java/lang/Module"}) {
+    p.input_shapes = {shape("m", cls)};
+    EXPECT_FALSE(analysis::shapeValue(p, p.input_shapes[0], zero).buildable()) << cls;
+    EXPECT_TRUE(analysis::vmInternalClass(cls)) << cls;
+  }
+  for (const char* cls : {"org/x/Point", "java/lang/Thread", "java/util/ArrayList", "java/lang/StringBuilder"}) {
+    p.input_shapes = {shape("m", cls)};
+    EXPECT_TRUE(analysis::shapeValue(p, p.input_shapes[0], zero).buildable()) << cls;
+    EXPECT_FALSE(analysis::vmInternalClass(cls)) << cls;
+  }
+}
+
 }  // namespace

@@ -26,6 +26,8 @@ bool decisive(Verdict v) { return v == Verdict::EQ || v == Verdict::NEQ || v == 
 bool wantsDeeperRound(const RunResult& run) {
   if (decisive(run.result) || run.timed_out || !run.errors.empty()) return false;
   for (const IterationResult& it : run.iterations)
+    if (it.settled) return false;  // (the partition that settled it is no depth cut: it stays deeper)
+  for (const IterationResult& it : run.iterations)
     if (it.depth_cuts > 0) return true;
   return false;
 }

@@ -406,7 +406,12 @@ void runIterations(IterationEnv& env, RunResult& run) {
     run.iterations.push_back(runProductIteration(env, IterationPlan{}, run.steps));
     env.deadline = runDeadline;
     if (env.monitor) env.monitor->endIteration(run.iterations.back());
-    if (o.mode == Tool::Prv || decisive(run.iterations.back().result) || !timeLeft()) return;
+    // A settled first iteration ends the run: the abstracted iterations PASDA would try next
+    // could still prove EQ where library calls kept the first one undecided, but on
+    // commons-lang3 none did so for a settled method (docs/release-diff.md, "The settle rule"),
+    // and they took the rest of its budget.
+    if (o.mode == Tool::Prv || decisive(run.iterations.back().result) || run.iterations.back().settled || !timeLeft())
+      return;
   }
   if (!summary && abs.empty()) return;  // nothing to abstract: iteration 1 stands
 

@@ -2,6 +2,7 @@
 // exploration of the product, each partition classified, replayed, searched and explained as
 // it ends; with abstractions, their usage for the refinement and ARDiff's H1 candidates.
 #include <atomic>
+#include <sstream>
 
 #include "explain.hpp"
 #include "iteration.hpp"
@@ -112,6 +113,11 @@ class ProductIteration final : public IterationKind {
   AbstractionIndex names_;  // the function symbols of this iteration's abstractions
   std::atomic<bool> neq_found_{false};
   bool stop_at_neq_ = false;
+  /// The settle rule: the time (Clock ticks) the exploration ends, set by the first partition
+  /// that rules EQ out; 0 while none.
+  std::atomic<std::int64_t> settle_at_{0};
+  bool settle_ = false;
+  std::string settled_by_;  // "partition 3 (MAYBE_NEQ)"
   std::unique_ptr<PartitionClassifier> classifier_;
   std::unique_ptr<WitnessStage> witnesses_;
   std::unique_ptr<Explainer> explainer_;
@@ -167,6 +173,13 @@ void ProductIteration::setExecOptions(IterationResult& it) {
   // runs and the paper do).
   stop_at_neq_ = o_.arith == terms::Arith::Java && o_.neq_stops_exploration && o_.mode == Tool::Pasda;
   if (stop_at_neq_) eo_.cancel = &neq_found_;
+  // The settle rule (--settle): in an iteration that abstracts nothing, a partition that is
+  // neither EQ nor UNREACHABLE rules an EQ verdict of the iteration out (rule 3 of the
+  // iteration verdict) whatever the paths left — a DEPTH_LIMITED one when no deeper round may
+  // follow; those paths could only find a NEQ, which gets settle_s more seconds. (A settled
+  // first iteration also ends the run: src/analysis/iteration.cpp.)
+  settle_ = o_.settle_s > 0 && o_.mode == Tool::Pasda && plan_.abs.empty() && !proofOnly();
+  if (settle_) eo_.stop_at = &settle_at_;
 }
 
 void ProductIteration::onPartition(const symexec::RawPartition& raw, solver::Solver& s, IterationResult& it) {
@@ -186,6 +199,13 @@ void ProductIteration::onPartition(const symexec::RawPartition& raw, solver::Sol
     r.output_class = classify::withoutBestEffort(r.output_class);
   }
   if (stop_at_neq_ && r.result == Verdict::NEQ) neq_found_ = true;
+  const bool rulesOutEq = r.result != Verdict::EQ && r.result != Verdict::UNREACHABLE &&
+                          (r.result != Verdict::DEPTH_LIMITED || !o_.deepen);
+  if (settle_ && settle_at_.load() == 0 && rulesOutEq) {
+    const auto grace = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.settle_s));
+    settle_at_ = (Clock::now() + grace).time_since_epoch().count();
+    settled_by_ = "partition " + std::to_string(r.index) + " (" + classify::verdictName(r.result) + ")";
+  }
   if (r.result == Verdict::DEPTH_LIMITED && raw.decision_limited) ++it.depth_cuts;
   if (env_.monitor) env_.monitor->partition(r);
   it.partitions.push_back(std::move(r));
@@ -229,7 +249,19 @@ void ProductIteration::explore(IterationResult& it, StepTimes& steps) {
                                         [&](const symexec::RawPartition& raw, solver::Solver& s) { onPartition(raw, s, it); });
   env_.warnings.insert(stats.warnings.begin(), stats.warnings.end());
   it.uifs.insert(it.uifs.end(), stats.couplings.begin(), stats.couplings.end());
-  it.timed_out = stats.timed_out && !(neq_found_ && Clock::now() < eo_.deadline);
+  const Clock::time_point end = Clock::now();
+  const bool beforeDeadline = end < eo_.deadline;
+  const std::int64_t settleAt = settle_at_.load();
+  it.settled = stats.timed_out && settleAt != 0 && end.time_since_epoch().count() >= settleAt && !neq_found_ &&
+               beforeDeadline;
+  it.timed_out = stats.timed_out && !(neq_found_ && beforeDeadline) && !it.settled;
+  if (it.settled) {
+    std::ostringstream w;
+    w << "the exploration settled: it ended " << o_.settle_s << " s after " << settled_by_
+      << ", as the method cannot be EQ any more and more paths could only find a NEQ (--settle off explores to the "
+         "limit)";
+    env_.warnings.insert(w.str());
+  }
   // Under Java the witnesses of a cut iteration are replayed too, in the time that is left
   // (replayAllInJvm skips the JVM when too little is): every NEQ should have a JVM replay.
   if (o_.mode != Tool::Prv && !proofOnly() && (!it.timed_out || o_.arith == terms::Arith::Java))

@@ -95,6 +95,11 @@ po::options_description describeOptions() {
     ("stop-at-neq", po::value<std::string>()->default_value("yes"), "--arith java: end the exploration at the first "
                                                                      "NEQ partition, which decides (yes or no: every "
                                                                      "partition)")
+    ("settle", po::value<std::string>()->default_value("auto"), "once a partition rules EQ out (NEQ, MAYBE_NEQ, "
+                                                                 "MAYBE_EQ, UNKNOWN; DEPTH_LIMITED without --deepen), "
+                                                                 "explore at most this many seconds more for a NEQ, "
+                                                                 "then stop: SECONDS, off (explore to the limit) or "
+                                                                 "auto (off for one method, 0.5 in a release diff)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
@@ -207,6 +212,13 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
   o.arith = oneOf("arith", text("arith"), {"math", "java"}) == "java" ? terms::Arith::Java : terms::Arith::Math;
   o.math_first = oneOf("math-first", text("math-first"), {"yes", "no"}) == "yes";
   o.neq_stops_exploration = oneOf("stop-at-neq", text("stop-at-neq"), {"yes", "no"}) == "yes";
+  if (const std::string settle = text("settle"); settle != "auto" && settle != "off") {
+    char* end = nullptr;
+    const double v = std::strtod(settle.c_str(), &end);
+    if (settle.empty() || end != settle.c_str() + settle.size() || !(v > 0) || std::isspace(static_cast<unsigned char>(settle[0])))
+      throw UsageError("--settle: must be a positive number of seconds, off or auto, not " + quoted(settle));
+    o.settle_s = seconds("settle", settle, kMaxTimeoutS);
+  }
   o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
   o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));

@@ -64,7 +64,10 @@ bool Explorer::timeUp() {
   if (stop_) return true;
   // A retired solver answers Unknown to everything from now on: the exploration ends as if
   // the deadline had passed (the run's next iteration gets a solver of its own).
-  if ((opt_.cancel && opt_.cancel->load()) || Clock::now() >= opt_.deadline || solver_.retired()) {
+  const Clock::time_point now = Clock::now();
+  const std::int64_t stopAt = opt_.stop_at ? opt_.stop_at->load() : 0;
+  if ((opt_.cancel && opt_.cancel->load()) || now >= opt_.deadline || solver_.retired() ||
+      (stopAt != 0 && now.time_since_epoch().count() >= stopAt)) {
     stop_ = true;
     stats_.timed_out = true;
   }

@@ -28,14 +28,16 @@ struct Outcome {
 };
 
 // Runs a release diff of the slow fixture with one worker and sends `signal` to that worker
-// `delay` seconds after it started (while it analyses Slow.split, the largest method).
+// `delay` seconds after it started (while it analyses Slow.split, the largest method, which
+// runs to its limit: --settle off, as its undecided partitions would otherwise end it early).
 Outcome diffAndSignal(const std::string& signal, const std::string& delay, const std::string& methodTimeout) {
   const std::string c = std::string(PASDA_FIXTURE_CLASSES) + "/release/slow/";
   const fs::path d = scratch("workers");
   const std::string out = (d / "out.json").string(), err = (d / "err.txt").string();
   const std::string script =
       shellQuote(PASDA_CLI) + " " + shellQuote(c + "old") + " " + shellQuote(c + "new") +
-      " --jobs 1 --arith java --format json --method-timeout " + methodTimeout + " > " + shellQuote(out) + " 2> " +
+      " --jobs 1 --arith java --settle off --format json --method-timeout " + methodTimeout + " > " + shellQuote(out) +
+      " 2> " +
       shellQuote(err) + " & pid=$!\n"
       "w=''; for i in $(seq 200); do w=$(pgrep -P $pid | head -n 1); [ -n \"$w\" ] && break; sleep 0.05; done\n"
       "[ -n \"$w\" ] || { echo no-worker; kill $pid; exit 9; }\n"
@@ -98,7 +100,7 @@ TEST(ReleaseWorkers, TheDiffsOwnTimeoutDecidesTheSmallestFirstAndLeavesTheRestUn
   // never starts. (Largest first, quick would never have started.)
   const std::string c = std::string(PASDA_FIXTURE_CLASSES) + "/release/deadline/";
   CliRun r = pasda::testsupport::runCli({c + "old", c + "new", "--jobs", "1", "--arith", "java", "--format", "json",
-                                         "--timeout", "3", "--method-timeout", "30"});
+                                         "--timeout", "3", "--method-timeout", "30", "--settle", "off"});
   const Json j = pasda::report::parseJson(r.out);
   auto m = methods(j);
   ASSERT_EQ(m.count("quick"), 1u) << r.out << r.err;

@@ -91,6 +91,9 @@ struct IterationResult {
   /// Paths cut by the decision budget (--depth-limit), not by the instruction or call-depth
   /// limits: a deeper round could complete them (not stored; 0 in runs read back).
   int depth_cuts = 0;
+  /// The settle rule ended the exploration (--settle): a partition had ruled an EQ verdict
+  /// out whatever the paths not explored (not stored; false in runs read back).
+  bool settled = false;
   std::string error;
   double runtime_s = 0;
 };

@@ -109,6 +109,10 @@ struct ExecOptions {
   /// Regions replaced by function symbols (see RegionHook).
   std::vector<RegionHook> regions;
   const std::atomic<bool>* cancel = nullptr;  // optional external cancel flag
+  /// Optional: the exploration ends (as cut by its deadline) once Clock::now() passes this
+  /// time, in Clock ticks since its epoch; 0 = not set. The sink may set it while the
+  /// exploration runs (the settle rule, src/analysis/product_iteration.cpp).
+  const std::atomic<std::int64_t>* stop_at = nullptr;
   /// Called before every instruction of the old and new versions (never the product's) with
   /// the top frame, which it may change: the explanation of a difference (issue 14,
   /// src/analysis/explain.cpp) relaxes the operands of changed code there. A forked copy runs

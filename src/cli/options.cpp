@@ -99,7 +99,7 @@ po::options_description describeOptions() {
                                                                  "MAYBE_EQ, UNKNOWN; DEPTH_LIMITED without --deepen), "
                                                                  "explore at most this many seconds more for a NEQ, "
                                                                  "then stop: SECONDS, off (explore to the limit) or "
-                                                                 "auto (off for one method, 0.5 in a release diff)")
+                                                                 "auto (off for one method, 1 in a release diff)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "

@@ -81,7 +81,7 @@ struct Options {
   /// The settle rule (--settle): once a partition of the run's last iteration is neither EQ nor
   /// UNREACHABLE (DEPTH_LIMITED only without --deepen), the method cannot be EQ; its
   /// exploration goes on at most this many seconds looking for a NEQ, then ends. 0 = off
-  /// (explore to the limit); a release diff's default is 0.5.
+  /// (explore to the limit); a release diff's default is 1.
   double settle_s = 0;
   bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)
   double explain_share = 0.2;      // at most this share of the time left per explanation, 1 s at most

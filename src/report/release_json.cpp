@@ -171,6 +171,12 @@ std::string undecidedReason(const MethodEntry& m) {
   for (const auto& [k, n] : kinds) out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + k;
   if (!out.empty()) out += " partition" + std::string(kinds.size() == 1 && kinds.begin()->second == 1 ? "" : "s");
   if (run.timed_out) out += (out.empty() ? "" : "; ") + std::string("the method's time limit was reached");
+  // (the settle rule's warning: the exploration ended early because EQ was ruled out)
+  for (const std::string& w : run.warnings)
+    if (w.rfind("the exploration settled: ", 0) == 0) {
+      out += (out.empty() ? "" : "; ") + w.substr(std::string("the exploration ").size());
+      break;
+    }
   return out.empty() ? std::string("no partition was decided") : out;
 }
 

@@ -62,6 +62,9 @@ TEST(Settle, IsOneSecondInAReleaseDiff) {
   EXPECT_EQ(m["result"].string, "MAYBE_NEQ") << r.out;
   EXPECT_TRUE(warns(m["run"], "the exploration settled: it ended 1 s after partition ")) << r.out;
   EXPECT_EQ(r.code, 3);
+  // The text report gives it as the undecided method's reason.
+  CliRun text = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120"});
+  EXPECT_NE(text.out.find("MAYBE_NEQ partitions; settled: it ended 1 s after partition "), std::string::npos) << text.out;
 }
 
 TEST(Settle, TheOptionIsCheckedAndDocumented) {

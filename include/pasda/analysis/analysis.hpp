@@ -78,9 +78,9 @@ struct Options {
   bool math_first = true;
   /// --arith java, pasda mode: the exploration stops at the first NEQ partition (issue 17).
   bool neq_stops_exploration = true;
-  /// The settle rule (--settle): once a partition of the run's last iteration is neither EQ nor
-  /// UNREACHABLE (DEPTH_LIMITED only without --deepen), the method cannot be EQ; its
-  /// exploration goes on at most this many seconds looking for a NEQ, then ends. 0 = off
+  /// The settle rule (--settle): once a partition of an iteration that abstracts nothing is
+  /// neither EQ nor UNREACHABLE (DEPTH_LIMITED only without --deepen), the method cannot be EQ;
+  /// its exploration goes on at most this many seconds looking for a NEQ, then ends. 0 = off
   /// (explore to the limit); a release diff's default is 1.
   double settle_s = 0;
   bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)

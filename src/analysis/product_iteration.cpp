@@ -117,6 +117,8 @@ class ProductIteration final : public IterationKind {
   /// that rules EQ out; 0 while none.
   std::atomic<std::int64_t> settle_at_{0};
   bool settle_ = false;
+  int settle_n_ = 0;        // the partition count when EQ was ruled out
+  bool settle_count_ = false;  // the exploration ended by the partition count (else by the clock)
   std::string settled_by_;  // "partition 3 (MAYBE_NEQ)"
   std::unique_ptr<PartitionClassifier> classifier_;
   std::unique_ptr<WitnessStage> witnesses_;
@@ -204,7 +206,13 @@ void ProductIteration::onPartition(const symexec::RawPartition& raw, solver::Sol
   if (settle_ && settle_at_.load() == 0 && rulesOutEq) {
     const auto grace = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.settle_s));
     settle_at_ = (Clock::now() + grace).time_since_epoch().count();
+    settle_n_ = n_;
     settled_by_ = "partition " + std::to_string(r.index) + " (" + classify::verdictName(r.result) + ")";
+  } else if (settle_ && settle_n_ > 0 && o_.settle_partitions > 0 && n_ - settle_n_ >= o_.settle_partitions &&
+             Clock::now().time_since_epoch().count() < settle_at_.load()) {
+    // ... or that many partitions later, if sooner: the exploration ends now.
+    settle_at_ = Clock::now().time_since_epoch().count();
+    settle_count_ = true;
   }
   if (r.result == Verdict::DEPTH_LIMITED && raw.decision_limited) ++it.depth_cuts;
   if (env_.monitor) env_.monitor->partition(r);
@@ -257,7 +265,10 @@ void ProductIteration::explore(IterationResult& it, StepTimes& steps) {
   it.timed_out = stats.timed_out && !(neq_found_ && beforeDeadline) && !it.settled;
   if (it.settled) {
     std::ostringstream w;
-    w << "the exploration settled: it ended " << o_.settle_s << " s after " << settled_by_
+    w << "the exploration settled: it ended ";
+    if (settle_count_) w << o_.settle_partitions << " partitions";
+    else w << o_.settle_s << " s";
+    w << " after " << settled_by_
       << ", as the method cannot be EQ any more and more paths could only find a NEQ (--settle off explores to the "
          "limit)";
     env_.warnings.insert(w.str());

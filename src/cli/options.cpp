@@ -100,6 +100,9 @@ po::options_description describeOptions() {
                                                                  "explore at most this many seconds more for a NEQ, "
                                                                  "then stop: SECONDS, off (explore to the limit) or "
                                                                  "auto (off for one method, 1 in a release diff)")
+    ("settle-partitions", po::value<std::string>()->default_value("32"), "with --settle: also end the exploration "
+                                                                          "this many partitions after the one that "
+                                                                          "ruled EQ out, if sooner (0: seconds only)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "
                                                                       "(0: built-in default, 1000; at most 86400000)")
     ("feasibility-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each branch feasibility "
@@ -219,6 +222,7 @@ void readAnalysisOptions(const po::variables_map& vm, analysis::Options& o) {
       throw UsageError("--settle: must be a positive number of seconds, off or auto, not " + quoted(settle));
     o.settle_s = seconds("settle", settle, kMaxTimeoutS);
   }
+  o.settle_partitions = static_cast<int>(wholeNumber("settle-partitions", text("settle-partitions"), 0, 1000000));
   o.solver_timeout_ms = milliseconds("solver-timeout", text("solver-timeout"));
   o.feasibility_timeout_ms = milliseconds("feasibility-timeout", text("feasibility-timeout"));
   o.heap_bound = static_cast<int>(wholeNumber("heap-bound", text("heap-bound"), 0, kMaxHeapBound));

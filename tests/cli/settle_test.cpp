@@ -1,6 +1,6 @@
 // The settle rule (--settle, docs/release-diff.md "The settle rule"): once a partition rules an
-// EQ verdict out, the exploration goes on for a NEQ at most the given seconds and ends; off (and
-// auto, for one method) explore to the limit. The fixture's first partition is MAYBE_NEQ (an
+// EQ verdict out, the exploration goes on for a NEQ at most the given seconds and at most
+// --settle-partitions partitions, and ends; off (and auto, for one method) explore to the limit. The fixture's first partition is MAYBE_NEQ (an
 // unmodelled call) and its loops over two input arrays make far more paths than the limits here.
 #include "cli/support.hpp"
 
@@ -19,7 +19,8 @@ bool warns(const Json& run, const std::string& text) {
 }
 
 TEST(Settle, AMethodThatCannotBeEqEndsItsExplorationSoonAfter) {
-  JsonRun j = runJson({"--settle", "0.3", "--timeout", "120", "--replay", "interp", lateOld(), lateNew()});
+  JsonRun j = runJson({"--settle", "0.3", "--settle-partitions", "0", "--timeout", "120", "--replay", "interp", lateOld(),
+                       lateNew()});
   ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
   EXPECT_EQ(j.json["result"].string, "MAYBE_NEQ") << j.run.out;
   EXPECT_EQ(j.run.code, 3);
@@ -32,6 +33,26 @@ TEST(Settle, AMethodThatCannotBeEqEndsItsExplorationSoonAfter) {
   EXPECT_NE(text.out.find("the exploration settled"), std::string::npos) << text.out;
 }
 
+// The partition count ends the grace when it comes first: exactly that many partitions follow
+// the one that ruled EQ out.
+TEST(Settle, APartitionCountEndsTheGraceWhenItComesFirst) {
+  for (int count : {1, 5}) {
+    JsonRun j = runJson({"--settle", "100", "--settle-partitions", std::to_string(count), "--timeout", "120",
+                         "--replay", "interp", "--stop-at-neq", "no", lateOld(), lateNew()});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, "MAYBE_NEQ") << j.run.out;
+    EXPECT_FALSE(j.json["timed_out"].boolean) << j.run.out;
+    std::string prefix = "the exploration settled: it ended " + std::to_string(count) + " partitions after partition ";
+    int settledAt = -1;
+    for (const Json& w : j.json["warnings"].array)
+      if (w.string.rfind(prefix, 0) == 0) settledAt = std::atoi(w.string.c_str() + prefix.size());
+    ASSERT_GT(settledAt, 0) << j.run.out;
+    const Json& parts = j.json["partitions"];
+    ASSERT_EQ(parts.type, Json::Type::Array) << j.run.out;
+    EXPECT_EQ(static_cast<int>(parts.array.size()), settledAt + count) << j.run.out;
+  }
+}
+
 TEST(Settle, OffAndAutoForOneMethodExploreToTheLimit) {
   for (const char* value : {"off", "auto"}) {
     JsonRun j = runJson({"--settle", value, "--timeout", "3", "--replay", "interp", lateOld(), lateNew()});
@@ -42,7 +63,7 @@ TEST(Settle, OffAndAutoForOneMethodExploreToTheLimit) {
   }
 }
 
-TEST(Settle, IsOneSecondInAReleaseDiff) {
+TEST(Settle, IsOneSecondOr32PartitionsInAReleaseDiff) {
   const std::string dir = std::string(PASDA_FIXTURE_CLASSES) + "/settle/late/";
   CliRun r = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120", "--format", "json"});
   Json j;
@@ -60,11 +81,17 @@ TEST(Settle, IsOneSecondInAReleaseDiff) {
   const Json& m = *count;
   EXPECT_EQ(m["category"].string, "changed");
   EXPECT_EQ(m["result"].string, "MAYBE_NEQ") << r.out;
-  EXPECT_TRUE(warns(m["run"], "the exploration settled: it ended 1 s after partition ")) << r.out;
+  // (the fixture makes partitions faster than 32 a second)
+  EXPECT_TRUE(warns(m["run"], "the exploration settled: it ended 32 partitions after partition ")) << r.out;
   EXPECT_EQ(r.code, 3);
   // The text report gives it as the undecided method's reason.
   CliRun text = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120"});
-  EXPECT_NE(text.out.find("MAYBE_NEQ partitions; settled: it ended 1 s after partition "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("MAYBE_NEQ partitions; settled: it ended 32 partitions after partition "), std::string::npos)
+      << text.out;
+  // --settle-partitions 0: the second alone.
+  CliRun seconds = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120", "--settle-partitions", "0"});
+  EXPECT_NE(seconds.out.find("MAYBE_NEQ partitions; settled: it ended 1 s after partition "), std::string::npos)
+      << seconds.out;
 }
 
 TEST(Settle, TheOptionIsCheckedAndDocumented) {
@@ -75,8 +102,14 @@ TEST(Settle, TheOptionIsCheckedAndDocumented) {
               std::string::npos)
         << r.err;
   }
+  for (const char* bad : {"abc", "-1", "1.5", ""}) {
+    CliRun r = runCli({"--settle-partitions", bad, lateOld(), lateNew()});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_NE(r.err.find("--settle-partitions: "), std::string::npos) << r.err;
+  }
   CliRun help = runCli({"--help"});
   EXPECT_NE(help.out.find("--settle"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--settle-partitions"), std::string::npos) << help.out;
   EXPECT_NE(help.out.find("1 in a release diff"), std::string::npos) << help.out;
 }
 

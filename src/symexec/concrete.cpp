@@ -13,12 +13,15 @@ ConcreteRun runConcrete(const Program& program, terms::TermManager& tm, const Me
   options.max_call_depth = std::max<std::size_t>(options.max_call_depth, 3000);
   options.max_array_elements = std::max<std::size_t>(options.max_array_elements, 1 << 24);
   options.max_path_elements = std::max<std::size_t>(options.max_path_elements, 1 << 25);
+  options.single_path = true;
   Executor ex(program, tm, *none, options);
   int paths = 0;
   ExecStats stats = ex.explore(entry, args, {}, [&](const RawPartition& p, solver::Solver&) {
     if (++paths == 1) out.partition = p;
   });
-  if (stats.timed_out) {
+  if (stats.forked) {
+    out.error = "the execution depends on values that are not concrete (a branch on them)";
+  } else if (stats.timed_out) {
     out.error = "deadline reached";
   } else if (paths != 1) {
     out.error = "the execution depends on values that are not concrete (" + std::to_string(paths) + " paths)";

@@ -135,6 +135,11 @@ std::optional<bool> Explorer::branch(State& s, Term cond, bool isCounted) {
     return d;
   }
   Term neg = tm_.lnot(cond);
+  if (opt_.single_path) {  // (the concrete mode: a decision means the run is not concrete)
+    stats_.forked = true;
+    cutPath(s, Cut::Depth);
+    return std::nullopt;
+  }
   if (opt_.assume_feasible) {
     if (isCounted) {
       if (s.depth >= opt_.depth_limit) {
@@ -308,7 +313,8 @@ int Explorer::choose(State& s, int n) {
     s.decisions.push_back(d);
     return d;
   }
-  for (int alt = n - 1; alt >= 1; --alt) queueReplay(s, alt);
+  if (opt_.single_path && n > 1) stats_.forked = true;  // (the run is not concrete: no alternative is queued)
+  for (int alt = n - 1; alt >= 1 && !opt_.single_path; --alt) queueReplay(s, alt);
   s.decisions.push_back(0);
   return 0;
 }

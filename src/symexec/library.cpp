@@ -295,6 +295,7 @@ bool ModelCall::sharedCallOf(const std::string& owner, const std::string& name, 
 }
 
 std::optional<bool> ModelCall::branch(Term cond) { return host_.explorer().branch(s_, cond, false); }
+std::optional<bool> ModelCall::loopBranch(Term cond) { return host_.explorer().branch(s_, cond, inCountedCode(s_)); }
 ModelResult ModelCall::delegate(const jvm::MemberRef& ref, const std::vector<Term>& args, bool hasReceiver) {
   const jvm::MethodDesc md = jvm::parseMethodDescriptor(ref.descriptor);
   const std::string dynamic = hasReceiver && !isNull(args.at(0)) ? object(args.at(0)).cls : "";

@@ -152,6 +152,10 @@ class ModelCall {
   /// Fork on a Bool term (a check, not counted against the depth budget). Returns the
   /// direction this path takes; nullopt: the path ended, return ended().
   std::optional<bool> branch(Term cond);
+  /// Fork on a Bool term that a loop around the call can make again on every iteration with a
+  /// fresh outcome (the nullness of an unmodelled call's result): counted against the depth
+  /// budget when the call is in counted code (docs/depth-limit.md), so that such a loop ends.
+  std::optional<bool> loopBranch(Term cond);
   /// A choice among n structural alternatives: this path takes 0, copies take the others.
   int choose(int n);
   /// Throw a new exception of class `cls` (internal name) at the call.

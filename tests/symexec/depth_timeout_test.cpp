@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "pasda/symexec/concrete.hpp"
 #include "symexec/support.hpp"
 
 namespace symtest {
@@ -143,6 +144,47 @@ TEST_P(Depth, PartitionSetIsReproducible) {
     EXPECT_EQ(h.pc(e1.parts[i]), h.pc(e2.parts[i]));
     EXPECT_EQ(e1.parts[i].depth_limited, e2.parts[i].depth_limited);
   }
+}
+
+// A loop whose exit is the nullness of an unmodelled call's result: the call's model forks on
+// it (null or an unknown group) on every iteration, and the loop's own test of it is no fork
+// any more. That fork spends the budget like a branch of the loop, so the loop ends at the
+// limit; once it did not, and one path went round the loop until the run's deadline
+// (ThreadUtils.getAllThreads in commons-lang3: TIMEOUT, no partition in 10 s).
+TEST_P(Depth, AnUnmodelledCallsNullnessInALoopSpendsTheBudget) {
+  for (int limit : {2, 6}) {
+    SCOPED_TRACE(limit);
+    ExecOptions opt;
+    opt.depth_limit = limit;
+    opt.deadline = Clock::now() + std::chrono::seconds(20);
+    Explored e = h.explore("Calls", "root", "(Ljava/lang/ThreadGroup;)Ljava/lang/ThreadGroup;", opt);
+    EXPECT_FALSE(e.stats.timed_out);
+    EXPECT_GE(countCut(e), 1u);
+    // Each path takes at most `limit` counted forks (the null tests of the input and of the
+    // calls' results), and the calls that throw end theirs: a few partitions per iteration.
+    EXPECT_LE(e.parts.size(), static_cast<std::size_t>(4 * (limit + 2))) << e.parts.size();
+    EXPECT_GE(e.parts.size(), static_cast<std::size_t>(limit + 1)) << e.parts.size();
+  }
+}
+
+// The concrete mode (an interpreter replay of a witness) on that loop: its branches depend on
+// the unknown results, so the run is not concrete. It says so at the first such branch; it
+// once followed one direction round the loop until its deadline, allocating a group per turn
+// (4 GB in 9 s on ThreadUtils.getSystemThreadGroup).
+TEST_P(Depth, AConcreteRunStopsAtItsFirstUndecidedBranch) {
+  const auto& m = h.method("Calls", "parents", "()I");
+  ExecOptions opt;
+  opt.deadline = Clock::now() + std::chrono::seconds(20);
+  const auto start = Clock::now();
+  pasda::symexec::ConcreteRun run = pasda::symexec::runConcrete(h.program(), tm, m, {}, opt);
+  const double took = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_FALSE(run.completed);
+  EXPECT_NE(run.error.find("not concrete"), std::string::npos) << run.error;
+  EXPECT_LT(took, 5.0) << run.error;
+  // A concrete path still completes: Listing 1 on a literal.
+  pasda::symexec::ConcreteRun listing = pasda::symexec::runConcrete(h.program(), tm, h.method("Calls", "count", "(I)I"),
+                                                                    {tm.intLit(4)}, ExecOptions{});
+  EXPECT_TRUE(listing.completed) << listing.error;
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Depth, ::testing::Values(Arith::Math, Arith::Java), modelName);

@@ -169,6 +169,11 @@ struct ExecOptions {
   /// query (paths may be infeasible: for explorations whose paths a later query filters, such
   /// as a loop body's from a symbolic header state).
   bool assume_feasible = false;
+  /// One path only (the concrete mode): a branch that the constants do not decide ends the
+  /// exploration there (ExecStats::forked), instead of queueing both directions. A concrete
+  /// run through an unmodelled call in a loop (`while (g.getParent() != null)`) would
+  /// otherwise follow one direction of the call's unknown result until its deadline.
+  bool single_path = false;
 };
 
 /// What one version (or the entry method) did on a path.
@@ -238,6 +243,7 @@ struct ExecStats {
   double solver_seconds = 0;
   double seconds = 0;
   bool timed_out = false;
+  bool forked = false;  // ExecOptions::single_path: a branch needed a decision
   std::set<std::string> warnings;  // e.g. "library call java/lang/Foo.bar(I)I abstracted"
   /// Coupled loops (ExecOptions::coupled_loops): one line per proved invariant, e.g.
   /// "loop pair 1 (old pc 9, new pc 11): c(new) == c(old) + 1, i(new) == i(old)", and the

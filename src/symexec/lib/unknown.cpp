@@ -484,7 +484,9 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   if (ret.kind != 'L' && ret.kind != '[')
     return ModelResult::value(tm.apply(call, FunKind::Library, sortOf(ret), args));
   if (!total && !neverNull(c.owner(), c.name()) && !c.resultDiscarded()) {
-    auto isNull = c.branch(tm.apply("isnull:" + call, FunKind::Library, Sort::Bool, args));
+    // (counted in a loop: `while (g.getParent() != null) g = g.getParent();` forks here on
+    // every iteration, and its own test of the result is no fork any more)
+    auto isNull = c.loopBranch(tm.apply("isnull:" + call, FunKind::Library, Sort::Bool, args));
     if (!isNull) return c.ended();
     if (*isNull) return ModelResult::value(tm.nullRef());
   }

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <filesystem>
 #include <memory>
 
 #include "inventory.hpp"
@@ -141,6 +142,10 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
 
 struct Worker {
   pid_t pid = -1;
+  /// The worker's temporary directory ($TMPDIR in the worker: its replay JVM's server class,
+  /// the replays' classes). A worker that ends in the middle of a run — abandoned to a stuck
+  /// solver call, or killed — leaves files there; reap() removes them all.
+  std::string tmp_dir;
   int job_fd = -1, result_fd = -1;
   LineReader results;
   std::optional<std::size_t> job;  // index into the job list
@@ -160,12 +165,19 @@ std::unique_ptr<Worker> spawn(const PoolConfig& cfg, const std::vector<std::uniq
     ::close(jobs[1]);
     return nullptr;
   }
+  std::error_code ec;
+  std::filesystem::path root = std::filesystem::temp_directory_path(ec);
+  if (ec) root = "/tmp";
+  std::string tmp = (root / "pasda-jvm-worker-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) tmp.clear();  // (then the worker uses the temporary directory itself)
   pid_t pid = ::fork();
   if (pid < 0) {
     for (int fd : {jobs[0], jobs[1], results[0], results[1]}) ::close(fd);
+    if (!tmp.empty()) std::filesystem::remove_all(tmp, ec);
     return nullptr;
   }
   if (pid == 0) {
+    if (!tmp.empty()) ::setenv("TMPDIR", tmp.c_str(), 1);
     // The other workers' pipe ends stay with the coordinator only: holding one would keep a
     // worker from ever seeing the end of its job pipe.
     for (const auto& w : others)
@@ -181,14 +193,15 @@ std::unique_ptr<Worker> spawn(const PoolConfig& cfg, const std::vector<std::uniq
   ::close(results[1]);
   auto w = std::make_unique<Worker>();
   w->pid = pid;
+  w->tmp_dir = tmp;
   w->job_fd = jobs[1];
   w->result_fd = results[0];
   w->results.fd = results[0];
   return w;
 }
 
-// Ends a worker: closes its pipes, kills it if asked, and reaps it. Returns its wait status.
-int reap(Worker& w, bool kill) {
+// Closes a worker's pipes, kills it if asked, and waits for it. Returns its wait status.
+int waitFor(Worker& w, bool kill) {
   closeFd(w.job_fd);
   closeFd(w.result_fd);
   if (kill) ::kill(w.pid, SIGKILL);
@@ -202,6 +215,29 @@ int reap(Worker& w, bool kill) {
   ::kill(w.pid, SIGKILL);
   while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
   }
+  return status;
+}
+
+// Removes a reaped worker's temporary directory; the crash reports of its replay JVMs
+// (pasda-jvm-replay-crash-*.log) move to the temporary directory first, to be read.
+void removeWorkerFiles(Worker& w) {
+  if (w.tmp_dir.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = w.tmp_dir;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename().string().rfind("pasda-jvm-replay-crash-", 0) == 0) {
+      std::error_code moved;
+      fs::rename(it->path(), dir.parent_path() / it->path().filename(), moved);
+    }
+  fs::remove_all(dir, ec);
+  w.tmp_dir.clear();
+}
+
+// Ends a worker: waitFor, then its files go. Returns its wait status.
+int reap(Worker& w, bool kill) {
+  const int status = waitFor(w, kill);
+  removeWorkerFiles(w);
   return status;
 }
 

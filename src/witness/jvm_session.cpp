@@ -279,8 +279,12 @@ struct JvmSession::Impl {
     if (java.empty()) return false;
     std::error_code ec;
     if (dir.empty()) {
-      char tmpl[] = "/tmp/pasda-jvm-server-XXXXXX";
-      if (!::mkdtemp(tmpl)) return false;
+      // (in the temporary directory, $TMPDIR: a release diff's worker has one of its own, which
+      // its coordinator removes however the worker ends)
+      fs::path root = fs::temp_directory_path(ec);
+      if (ec) root = "/tmp";
+      std::string tmpl = (root / "pasda-jvm-server-XXXXXX").string();
+      if (!::mkdtemp(tmpl.data())) return false;
       dir = tmpl;
       std::vector<std::uint8_t> bytes = jvm::writeClass(buildServer());
       std::ofstream f(dir / (std::string(kServer) + ".class"), std::ios::binary);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "pasda/report/json.hpp"
 #include "support/process.hpp"
@@ -25,6 +26,7 @@ struct Outcome {
   int code = -1;
   Json json;
   double seconds = 0;
+  std::vector<std::string> left_in_tmp;  // what the diff left in its $TMPDIR
 };
 
 // Runs a release diff of the slow fixture with one worker and sends `signal` to that worker
@@ -34,8 +36,13 @@ Outcome diffAndSignal(const std::string& signal, const std::string& delay, const
   const std::string c = std::string(PASDA_FIXTURE_CLASSES) + "/release/slow/";
   const fs::path d = scratch("workers");
   const std::string out = (d / "out.json").string(), err = (d / "err.txt").string();
+  // A temporary directory of the diff's own: the workers' files must all be gone at the end,
+  // those of the worker that was crashed or ended from outside too.
+  const fs::path tmp = d / "tmp";
+  fs::create_directories(tmp);
   const std::string script =
-      shellQuote(PASDA_CLI) + " " + shellQuote(c + "old") + " " + shellQuote(c + "new") +
+      "TMPDIR=" + shellQuote(tmp.string()) + " " + shellQuote(PASDA_CLI) + " " + shellQuote(c + "old") + " " +
+      shellQuote(c + "new") +
       " --jobs 1 --arith java --settle off --format json --method-timeout " + methodTimeout + " > " + shellQuote(out) +
       " 2> " +
       shellQuote(err) + " & pid=$!\n"
@@ -54,6 +61,9 @@ Outcome diffAndSignal(const std::string& signal, const std::string& delay, const
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what() << "\n" << slurp(err);
   }
+  std::error_code ec;
+  for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec))
+    o.left_in_tmp.push_back(it->path().filename().string());
   fs::remove_all(d);
   return o;
 }
@@ -77,6 +87,7 @@ TEST(ReleaseWorkers, ACrashLosesOnlyItsMethod) {
   EXPECT_EQ(m["quick"]->at("result").get<std::string>(), "NEQ");
   EXPECT_EQ(o.code, 1);
   EXPECT_LT(o.seconds, 15) << "the crash was not noticed at once";
+  EXPECT_TRUE(o.left_in_tmp.empty()) << o.left_in_tmp.front();
 }
 
 TEST(ReleaseWorkers, AWorkerThatStopsAnsweringIsEndedAfterItsLimit) {
@@ -91,6 +102,7 @@ TEST(ReleaseWorkers, AWorkerThatStopsAnsweringIsEndedAfterItsLimit) {
   EXPECT_EQ(o.code, 1);
   // Ended after the method's limit and the margin (2 * 1.1 + 0.7 + 5 s), not later.
   EXPECT_LT(o.seconds, 20);
+  EXPECT_TRUE(o.left_in_tmp.empty()) << o.left_in_tmp.front();
 }
 
 TEST(ReleaseWorkers, TheDiffsOwnTimeoutDecidesTheSmallestFirstAndLeavesTheRestUnstarted) {

@@ -86,6 +86,11 @@ ModelResult objectsEquals(ModelCall& c) {
 
 void registerObjectModels(LibraryRegistry& r) {
   r.addOverloads("java/lang/Object", "getClass", getClass);
+  // System.identityHashCode(null) is 0 (its specification); any other object's is the run's own
+  // value, the unknown-call model's (never shared between the versions).
+  r.add("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I", [](ModelCall& c) {
+    return c.isNull(c.arg(0)) ? ModelResult::value(c.tm().intLit(0)) : ModelResult::declined();
+  });
   r.addOverloads(LibraryRegistry::kAnyOwner, "<init>", libraryInit);
 }
 

@@ -84,6 +84,7 @@ void ClosureOracle::Impl::expandMethod(int id) {
   const std::string cls = nodes[static_cast<std::size_t>(id)].cls;
   const std::string name = nodes[static_cast<std::size_t>(id)].name;
   const std::string desc = nodes[static_cast<std::size_t>(id)].desc;
+  const std::string context = nodes[static_cast<std::size_t>(id)].context;
   PerVersion<const jvm::Method*> m{};
   PerVersion<const jvm::ClassFile*> cf{};
   for (Version v : kBothVersions) {
@@ -108,8 +109,11 @@ void ClosureOracle::Impl::expandMethod(int id) {
     // An abstract method has no code of its own, but what a call of it runs is an override's:
     // it reaches them all, as a dispatching call does (DatePrinter.format, whose only
     // implementation changed, is affected, not identical).
+    // (its overrides are called with the same arguments: the same context)
+    const CallSiteFacts site{kAnyObject, context};
     if (mo->access_flags & jvm::acc::Abstract)
-      for (Version v : kBothVersions) call(id, v, jvm::MemberRef{actual(cls, v), name, actual(desc, v), false}, true, false);
+      for (Version v : kBothVersions)
+        call(id, v, jvm::MemberRef{actual(cls, v), name, actual(desc, v), false}, true, false, &site);
     return;
   }
   if (!mo->code || !mn->code) {
@@ -135,9 +139,13 @@ void ClosureOracle::Impl::expandMethod(int id) {
     bool& flag;
     ~Reset() { flag = false; }
   } reset{jdk_clean};
-  jdk_clean = jdkSeesNoPathObject(Version::kOld, d[Version::kOld]) && jdkSeesNoPathObject(Version::kNew, d[Version::kNew]);
+  PerVersion<FlowFacts> flow;
+  for (Version v : kBothVersions) flow[v] = flowFacts(v, d[v], context);
+  jdk_clean = flow[Version::kOld].clean && flow[Version::kNew].clean;
   for (Version v : kBothVersions) {
-    for (const Instruction& insn : d[v].insns) addInsnEdges(id, v, d[v], insn);
+    const std::vector<CallSiteFacts>& sites = flow[v].sites;
+    for (std::size_t i = 0; i < d[v].insns.size(); ++i)
+      addInsnEdges(id, v, d[v], d[v].insns[i], sites.empty() ? nullptr : &sites[i]);
     for (const auto& h : m[v]->code->handlers)
       if (h.catch_type) typeEdge(id, v, cf[v]->pool.className(h.catch_type));
   }

@@ -133,7 +133,7 @@ bool ClosureOracle::Impl::nonInert(Version v, const std::string& type) {
 
 // What JDK code entered through a call of m (not resolved to code of the path) may call back.
 unsigned ClosureOracle::Impl::externalCallBacks(Version v, const std::string& owner, const jvm::MemberRef& m,
-                                                const std::string& desc, bool isStatic) {
+                                                const std::string& desc, bool isStatic, bool pathReceiver) {
   const bool ctor = m.name == "<init>";
   // The JDK class whose code runs: the owner, or the first JDK class above it in the path.
   std::string jdkClass = owner;
@@ -160,6 +160,7 @@ unsigned ClosureOracle::Impl::externalCallBacks(Version v, const std::string& ow
   if (isStatic || (known && known->covers_this)) return bits;
   // JDK code may run with an object of the path as `this` and call its overrides.
   if (inPath(v, owner)) return bits | detail::kAny;
+  if (!pathReceiver) return bits;
   buildIndex();
   const std::string realOwner = actual(owner, v);
   if (ctor) {
@@ -170,17 +171,26 @@ unsigned ClosureOracle::Impl::externalCallBacks(Version v, const std::string& ow
   return bits | jdkCodeOnPathObject(v, realOwner, m.name, desc);
 }
 
-void ClosureOracle::Impl::call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic) {
+void ClosureOracle::Impl::call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic,
+                              const CallSiteFacts* site) {
   const std::string owner = key(m.owner, v);
   const std::string desc = key(m.descriptor, v);
   if (owner.empty() || owner[0] == '[') return;  // array methods (clone) call nothing
+  const std::int32_t receiver = site && !isStatic ? site->receiver : kAnyObject;
+  // A lambda's own method: its class (the JDK's) declares it, and it runs the lambda's body,
+  // which is followed where the lambda is made. Nothing else runs.
+  if (receiver >= 0 && lambda_methods[static_cast<std::size_t>(receiver)] == m.name + ":" + desc) return;
+  // Neither an override of the path nor JDK code with a path object as `this` can run when the
+  // receiver is no object of the path (a lambda, an object the JDK made from this code's values).
+  const bool pathReceiver = receiver == kAnyObject;
+  const std::string context = site ? site->callee_context : "";
   const std::string realOwner = actual(owner, v);
   if (!inPath(v, owner) && detail::reflectiveCall(realOwner, m.name))
     return markBad(id, "it uses reflection (" + realOwner + "." + m.name + "): its targets are unknown");
   if (!inPath(v, owner) && detail::enumReflectiveCall(realOwner, m.name)) edge(id, node(NodeKind::EnumValues, ""));
   Resolution r = resolveMethod(v, owner, m.name, desc);
-  for (const auto& t : r.targets) edge(id, node(NodeKind::Method, t, m.name, desc));
-  bool dispatches = isVirtual;
+  for (const auto& t : r.targets) edge(id, node(NodeKind::Method, t, m.name, desc, context));
+  bool dispatches = isVirtual && pathReceiver;
   if (r.exact) {
     const jvm::Method* decl = side(v, r.targets.front()).cf->findMethod(m.name, m.descriptor);
     if (decl && (decl->access_flags & jvm::acc::Private)) dispatches = false;
@@ -191,16 +201,16 @@ void ClosureOracle::Impl::call(int id, Version v, const jvm::MemberRef& m, bool 
     if (inPath(v, owner)) {
       for (const auto& s : subtypes(v, owner)) {
         Resolution rs = resolveMethod(v, s, m.name, desc);
-        for (const auto& t : rs.targets) edge(id, node(NodeKind::Method, t, m.name, desc));
+        for (const auto& t : rs.targets) edge(id, node(NodeKind::Method, t, m.name, desc, context));
       }
     } else if (!jdk_clean && !detail::inertJdkType(realOwner)) {  // (a receiver of the JDK's)
       auto it = decls[v].find(m.name + ":" + desc);
       if (it != decls[v].end())
         for (const auto& c : it->second)
-          if (mayBeSubtype(v, c, realOwner)) edge(id, node(NodeKind::Method, c, m.name, desc));
+          if (mayBeSubtype(v, c, realOwner)) edge(id, node(NodeKind::Method, c, m.name, desc, context));
     }
   }
-  if (!r.exact && !jdk_clean) callBacks(id, externalCallBacks(v, owner, m, desc, isStatic));
+  if (!r.exact && !jdk_clean) callBacks(id, externalCallBacks(v, owner, m, desc, isStatic, pathReceiver));
 }
 void ClosureOracle::Impl::handleEdge(int id, Version v, const ConstValue& handle) {
   HandleRef h = parseHandle(handle.text);
@@ -250,11 +260,12 @@ void ClosureOracle::Impl::bootstrapEdges(int id, Version v, const jvm::ClassFile
     callBacks(id, h.owner == "java/lang/invoke/StringConcatFactory" ? detail::kToString : detail::kAny);
 }
 
-void ClosureOracle::Impl::addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn) {
+void ClosureOracle::Impl::addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn,
+                                      const CallSiteFacts* site) {
   switch (insn.op) {
-    case Opcode::invokestatic: call(id, v, insn.member, false, true); break;
-    case Opcode::invokespecial: call(id, v, insn.member, false, false); break;
-    case Opcode::invokevirtual: case Opcode::invokeinterface: call(id, v, insn.member, true, false); break;
+    case Opcode::invokestatic: call(id, v, insn.member, false, true, site); break;
+    case Opcode::invokespecial: call(id, v, insn.member, false, false, site); break;
+    case Opcode::invokevirtual: case Opcode::invokeinterface: call(id, v, insn.member, true, false, site); break;
     case Opcode::invokedynamic:
       bootstrapEdges(id, v, *dm.cls, static_cast<std::uint16_t>(insn.imm), insn.member.descriptor);
       break;

@@ -1,5 +1,5 @@
-// ClosureOracle::Impl::jdkSeesNoPathObject: can JDK code entered from a method hold an object
-// of the analysed path? The oracle's call-back edges assume any JDK call given a reference of a
+// ClosureOracle::Impl::flowFacts: can JDK code entered from a method hold an object of the
+// analysed path, and what may the object each call is made on be? The oracle's call-back edges assume any JDK call given a reference of a
 // non-inert type may call back any overridable method of the path (docs/release-diff.md,
 // "Call-backs from the JDK"). A value-flow pass over the method's bytecode bounds that: when no
 // value that may be a path object ever reaches JDK code from this method, JDK code entered here
@@ -15,6 +15,11 @@
 // value is ever the receiver or an argument of JDK code, or stored into an unmarked array
 // (which might then carry it into the JDK under another name). Anything the pass does not
 // understand (jsr/ret, a stack it cannot follow) fails it: the edges stay as they were.
+//
+// Beside the mark, each value has a kind: it may be an object of a path class, it is none (an
+// unmarked value, null), or it is a lambda made here or given by the caller (the method's
+// calling context), known by its own method. A call on a value that is no path object
+// dispatches to no override of the path (docs/release-diff.md, "What a call is made on").
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -30,9 +35,35 @@ namespace {
 
 using jvm::Opcode;
 
+using detail::kAnyObject;
+using detail::kNoObject;
+using detail::kNotPathObject;
+
+/// One word of a local or of the operand stack: whether it may be or hold a path object
+/// (`marked`), and what the object it may be is (`kind`: kAnyObject, kNotPathObject, kNoObject
+/// for a primitive or null, or the id of a lambda's own method, name:descriptor).
+struct Word {
+  bool marked = false;
+  std::int32_t kind = kNoObject;
+  bool operator==(const Word&) const = default;
+};
+
+/// Either of two words (the join at a branch target).
+Word either(const Word& a, const Word& b) {
+  Word w{a.marked || b.marked, a.kind};
+  if (a.kind == b.kind || b.kind == kNoObject) return w;
+  if (a.kind == kNoObject) w.kind = b.kind;
+  else if (a.kind == kAnyObject || b.kind == kAnyObject) w.kind = kAnyObject;
+  else w.kind = kNotPathObject;  // two lambdas, or a lambda and a JDK object: none of the path's
+  return w;
+}
+
+/// A reference that is marked (may be the path's) or not: of any class, or of none of the path's.
+Word reference(bool marked) { return {marked, marked ? kAnyObject : kNotPathObject}; }
+
 struct FlowState {
-  std::vector<bool> locals;
-  std::vector<bool> stack;  // one entry per word: long and double take two
+  std::vector<Word> locals;
+  std::vector<Word> stack;  // one entry per word: long and double take two
   bool seen = false;
 };
 
@@ -77,27 +108,32 @@ struct FlowQueries {
   std::function<bool(const std::string&)> marked_type;  // a type (descriptor or name) that may hold path objects
   std::function<bool(const std::string&)> path_class;   // a class of the path
   std::function<bool(const jvm::MemberRef&)> path_code;  // a call that resolves to the path's code
+  std::function<std::int32_t(const std::string&)> lambda_id;  // the id of a lambda's method, "name:desc"
+  std::map<std::size_t, std::int32_t> lambda_params;         // parameters known to be lambdas (by index)
 };
 
-/// The value-flow pass over one method (see the top of the file): run() is false as soon as a
-/// marked value may reach JDK code, or when the pass cannot follow the code.
+/// The value-flow pass over one method (see the top of the file): run() is false when the pass
+/// cannot follow the code; clean() tells whether a marked value may reach JDK code, and
+/// stateAt(i) what is known before instruction i.
 class FlowPass {
  public:
   FlowPass(const DecodedMethod& dm, const FlowQueries& q)
       : dm_(dm), code_(*dm.method->code), q_(q), in_(dm.insns.size()), queued_(dm.insns.size(), false) {}
 
   bool run() {
-    if (!entry(in_[0])) return false;
+    if (!entry(in_[0])) return ok_ = false;
     work_.push_back(0);
     queued_[0] = true;
     while (ok_ && !work_.empty()) {
       const std::size_t i = work_.front();
       work_.pop_front();
       queued_[i] = false;
-      if (!step(i)) return false;
+      if (!step(i)) return ok_ = false;
     }
     return ok_;
   }
+  bool clean() const { return ok_ && clean_; }
+  const FlowState& stateAt(std::size_t i) const { return in_[i]; }
 
  private:
   /// The state at the first instruction: the receiver and the parameters of marked types.
@@ -108,15 +144,18 @@ class FlowPass {
     } catch (const std::invalid_argument&) {
       return false;
     }
-    s.locals.assign(code_.max_locals, false);
+    s.locals.assign(code_.max_locals, Word{});
     std::size_t slot = 0;
     if (!dm_.method->isStatic()) {
       if (slot >= s.locals.size()) return false;
-      s.locals[slot++] = true;  // the receiver: a path object
+      s.locals[slot++] = reference(true);  // the receiver: a path object
     }
-    for (const jvm::TypeDesc& p : md.params) {
+    for (std::size_t k = 0; k < md.params.size(); ++k) {
+      const jvm::TypeDesc& p = md.params[k];
       if (slot + static_cast<std::size_t>(width(p)) > s.locals.size()) return false;
-      s.locals[slot] = markedDesc(p);
+      if (p.kind == 'L' || p.kind == '[') s.locals[slot] = reference(markedDesc(p));
+      auto lambda = q_.lambda_params.find(k);  // (a lambda the caller made: it may still hold path objects)
+      if (lambda != q_.lambda_params.end()) s.locals[slot].kind = lambda->second;
       slot += static_cast<std::size_t>(width(p));
     }
     s.seen = true;
@@ -141,10 +180,11 @@ class FlowPass {
         return;
       }
       bool changed = false;
-      for (std::size_t i = 0; i < s.locals.size(); ++i)
-        if (s.locals[i] && !t.locals[i]) t.locals[i] = changed = true;
-      for (std::size_t i = 0; i < s.stack.size(); ++i)
-        if (s.stack[i] && !t.stack[i]) t.stack[i] = changed = true;
+      for (auto [from, into] : {std::pair{&s.locals, &t.locals}, std::pair{&s.stack, &t.stack}})
+        for (std::size_t i = 0; i < from->size(); ++i) {
+          const Word w = either((*into)[i], (*from)[i]);
+          if (w != (*into)[i]) (*into)[i] = w, changed = true;
+        }
       if (!changed) return;
     }
     if (!queued_[to]) {
@@ -167,7 +207,7 @@ class FlowPass {
         for (const FlowState* from : {&before, &after}) {
           FlowState e;
           e.locals = from->locals;
-          e.stack = {true};  // the exception may be the path's
+          e.stack = {reference(true)};  // the exception may be the path's
           e.seen = true;
           join(at(h.handler_pc), e);
         }
@@ -183,14 +223,20 @@ class FlowPass {
     }
     bool any = false;
     for (std::size_t k = 0; k < words; ++k) {
-      any = any || s.stack.back();
+      any = any || s.stack.back().marked;
       s.stack.pop_back();
     }
     return any;
   }
-  static void push(FlowState& s, std::size_t words, bool marked) {
-    for (std::size_t k = 0; k < words; ++k) s.stack.push_back(marked);
+  static void push(FlowState& s, std::size_t words, Word w) {
+    for (std::size_t k = 0; k < words; ++k) s.stack.push_back(w);
   }
+  /// A primitive (one or two words), or a reference that may be the path's when `marked`.
+  static void push(FlowState& s, std::size_t words, bool marked) {
+    push(s, words, words == 1 ? reference(marked) : Word{});
+  }
+  /// A marked value reaches JDK code: the method is not clean (the pass goes on for stateAt).
+  void reachesJdk() { clean_ = false; }
   bool localInRange(const FlowState& s, int index, std::size_t words) {
     if (index < 0 || static_cast<std::size_t>(index) + words > s.locals.size()) ok_ = false;
     return ok_;
@@ -219,7 +265,7 @@ class FlowPass {
     switch (insn.op) {
       case Opcode::nop: case Opcode::iinc: case Opcode::checkcast:  // (checkcast: the same value)
         return true;
-      case Opcode::aconst_null: push(s, 1, false); return true;
+      case Opcode::aconst_null: push(s, 1, Word{}); return true;
       case Opcode::ldc: case Opcode::ldc_w: case Opcode::ldc2_w:
         if (insn.constant.kind == ConstValue::Kind::Dynamic) return false;
         push(s, insn.op == Opcode::ldc2_w ? 2 : 1, false);  // numbers, strings, classes, method types and handles
@@ -266,12 +312,13 @@ class FlowPass {
     const std::size_t w = (la.type == 'J' || la.type == 'D') ? 2 : 1;
     if (la.load) {
       if (!localInRange(s, la.slot, w)) return false;
-      push(s, w, la.type == 'A' && s.locals[static_cast<std::size_t>(la.slot)]);
+      push(s, w, la.type == 'A' ? s.locals[static_cast<std::size_t>(la.slot)] : Word{});
       return true;
     }
-    const bool m = pop(s, w);
+    const Word top = s.stack.empty() ? Word{} : s.stack.back();
+    pop(s, w);
     if (!localInRange(s, la.slot, w)) return false;
-    for (std::size_t k = 0; k < w; ++k) s.locals[static_cast<std::size_t>(la.slot) + k] = la.type == 'A' && m;
+    for (std::size_t k = 0; k < w; ++k) s.locals[static_cast<std::size_t>(la.slot) + k] = la.type == 'A' ? top : Word{};
     return true;
   }
 
@@ -292,7 +339,8 @@ class FlowPass {
         const bool value = pop(s, 1);
         pop(s, 1);
         const bool array = pop(s, 1);
-        return !(value && !array);  // a path object in an array that may reach the JDK unmarked
+        if (value && !array) reachesJdk();  // a path object in an array that may reach the JDK unmarked
+        return true;
       }
       default:  // the loads of one word
         pop(s, 2);
@@ -303,7 +351,7 @@ class FlowPass {
 
   /// pop, dup and swap in all their forms, word by word (JVMS 6.5).
   static bool stackOp(Opcode op, FlowState& s) {
-    std::vector<bool>& st = s.stack;
+    std::vector<Word>& st = s.stack;
     // (words taken from the top, and where the copy goes: below `under` words)
     std::size_t copy = 0, under = 0;
     switch (op) {
@@ -316,7 +364,7 @@ class FlowPass {
       case Opcode::swap:
         if (st.size() < 2) return false;
         {
-          const bool top = st[st.size() - 1];
+          const Word top = st[st.size() - 1];
           st[st.size() - 1] = st[st.size() - 2];
           st[st.size() - 2] = top;
         }
@@ -330,7 +378,7 @@ class FlowPass {
       default: return false;
     }
     if (st.size() < under) return false;
-    const std::vector<bool> top(st.end() - static_cast<std::ptrdiff_t>(copy), st.end());
+    const std::vector<Word> top(st.end() - static_cast<std::ptrdiff_t>(copy), st.end());
     st.insert(st.end() - static_cast<std::ptrdiff_t>(under), top.begin(), top.end());
     return true;
   }
@@ -379,7 +427,8 @@ class FlowPass {
     const bool value = pop(s, w);
     if (insn.op == Opcode::putfield) pop(s, 1);
     // (a field of the path is marked whenever read; a JDK object's public field is not)
-    return !(value && !q_.path_class(insn.member.owner));
+    if (value && !q_.path_class(insn.member.owner)) reachesJdk();
+    return true;
   }
 
   /// Pops the arguments of a call of descriptor `desc` into `md`; `marked` when any was.
@@ -405,7 +454,7 @@ class FlowPass {
     const bool path = q_.path_code(insn.member);
     // Object's constructor (every constructor's super()) keeps and calls nothing.
     const bool objectInit = owner == "java/lang/Object" && insn.member.name == "<init>";
-    if (!path && !objectInit && (args || receiver)) return false;  // JDK code given a path object
+    if (!path && !objectInit && (args || receiver)) reachesJdk();  // JDK code given a path object
     bool result = markedDesc(cd.ret);
     if (result && !path) {
       // JDK code on values of this method's own making: its answer holds what they hold
@@ -429,9 +478,11 @@ class FlowPass {
     }
     const std::string& factory = bs.handle.text;
     bool result = true;
+    std::int32_t kind = kAnyObject;
     if (factory.find("java/lang/invoke/StringConcatFactory") != std::string::npos) {
-      if (args) return false;  // toString of a path object
+      if (args) reachesJdk();  // toString of a path object
       result = false;          // a String
+      kind = kNotPathObject;
     } else if (factory.find("java/lang/invoke/LambdaMetafactory") != std::string::npos) {
       // A lambda whose code is the JDK's (a method reference such as HashSet::new) over
       // unmarked captures is unmarked; one whose code is the path's may make path objects.
@@ -444,10 +495,15 @@ class FlowPass {
           implemented = true;
         }
       if (!implemented) result = true;
+      // The object is the JDK's own (a hidden class), whose method of the lambda runs the body.
+      if (!bs.args.empty() && bs.args[0].kind == ConstValue::Kind::MethodType)
+        kind = q_.lambda_id(insn.member.name + ":" + bs.args[0].text);
+      else
+        kind = kNotPathObject;
     } else if (args) {
-      return false;  // another JDK bootstrap given what may be a path object
+      reachesJdk();  // another JDK bootstrap given what may be a path object
     }
-    push(s, static_cast<std::size_t>(width(cd.ret)), result);
+    push(s, static_cast<std::size_t>(width(cd.ret)), Word{result, width(cd.ret) == 1 ? kind : kNoObject});
     return true;
   }
 
@@ -497,12 +553,14 @@ class FlowPass {
   std::deque<std::size_t> work_;
   std::vector<bool> queued_;
   bool ok_ = true;
+  bool clean_ = true;
 };
 
 }  // namespace
 
-bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm) {
-  if (!dm.method || !dm.method->code || dm.insns.empty()) return false;
+detail::FlowFacts ClosureOracle::Impl::flowFacts(Version v, const DecodedMethod& dm, const std::string& context) {
+  detail::FlowFacts out;
+  if (!dm.method || !dm.method->code || dm.insns.empty()) return out;
   FlowQueries q;
   q.marked_type = [&](const std::string& descOrName) {
     if (descOrName.empty()) return true;
@@ -518,7 +576,41 @@ bool ClosureOracle::Impl::jdkSeesNoPathObject(Version v, const DecodedMethod& dm
     return !owner.empty() && owner[0] != '[' && inPath(v, owner) &&
            resolveMethod(v, owner, m.name, key(m.descriptor, v)).exact;
   };
-  return FlowPass(dm, q).run();
+  q.lambda_id = [&](const std::string& method) { return lambdaId(key(method, v)); };
+  // The context "k=id;...": parameter k is a lambda whose own method is lambda_methods[id].
+  for (std::size_t p = 0; p < context.size();) {
+    const std::size_t eq = context.find('=', p), end = context.find(';', p);
+    if (eq == std::string::npos || end == std::string::npos || eq > end) break;
+    q.lambda_params[std::stoul(context.substr(p, eq - p))] = std::stoi(context.substr(eq + 1, end - eq - 1));
+    p = end + 1;
+  }
+  FlowPass pass(dm, q);
+  if (!pass.run()) return out;
+  out.clean = pass.clean();
+  out.sites.resize(dm.insns.size());
+  for (std::size_t i = 0; i < dm.insns.size(); ++i) {
+    const Instruction& insn = dm.insns[i];
+    const bool isStatic = insn.op == Opcode::invokestatic;
+    if (!isStatic && insn.op != Opcode::invokevirtual && insn.op != Opcode::invokespecial &&
+        insn.op != Opcode::invokeinterface)
+      continue;
+    const FlowState& st = pass.stateAt(i);
+    jvm::MethodDesc md;
+    try {
+      md = jvm::parseMethodDescriptor(insn.member.descriptor);
+    } catch (const std::invalid_argument&) {
+      continue;
+    }
+    std::size_t words = 0;
+    for (const jvm::TypeDesc& p : md.params) words += static_cast<std::size_t>(width(p));
+    if (!st.seen || st.stack.size() < words + (isStatic ? 0 : 1)) continue;  // (not reached: nothing known)
+    std::size_t at = st.stack.size() - words;
+    if (!isStatic) out.sites[i].receiver = st.stack[at - 1].kind;
+    for (std::size_t k = 0; k < md.params.size(); at += static_cast<std::size_t>(width(md.params[k])), ++k)
+      if (st.stack[at].kind >= 0)
+        out.sites[i].callee_context += std::to_string(k) + "=" + std::to_string(st.stack[at].kind) + ";";
+  }
+  return out;
 }
 
 }  // namespace pasda::diff

@@ -31,6 +31,9 @@ enum class NodeKind : std::uint8_t { Method, Field, Class, Callbacks, EnumValues
 struct Node {
   NodeKind kind = NodeKind::Method;
   std::string cls, name, desc;  // class names in the oracle's key space (old names)
+  /// A method's calling context: "k=id;" for each parameter k that every caller on this edge
+  /// gives a lambda whose own method is lambda id (see CallSiteFacts). Empty: nothing known.
+  std::string context;
   bool expanded = false;
   bool bad = false;           // differs between the versions, or cannot be resolved
   bool code_differs = false;  // a method whose own code or flags differ
@@ -49,6 +52,26 @@ constexpr std::uint16_t kClassFlags = jvm::acc::Public | jvm::acc::Final | jvm::
                                       jvm::acc::Annotation | jvm::acc::Enum;
 
 inline bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+/// What the value-flow pass (closure_flow.cpp) knows of the object a reference may be: one of
+/// these, or (>= 0) a lambda made by LambdaMetafactory, the id of its own method's "name:desc"
+/// (ClosureOracle::Impl::lambdaId). A lambda's class is the JDK's; its own method runs the body,
+/// which the oracle follows from where the lambda is made.
+constexpr std::int32_t kAnyObject = -1;      // may be an object of a class of the path
+constexpr std::int32_t kNotPathObject = -2;  // an object of no class of the path (the JDK's, a lambda) or null
+constexpr std::int32_t kNoObject = -3;       // a primitive, or null
+
+/// A call instruction as the pass sees it: the receiver's kind, and the callee's context (Node).
+struct CallSiteFacts {
+  std::int32_t receiver = kAnyObject;
+  std::string callee_context;
+};
+/// The pass over one method: `clean` when no value that may be a path object reaches JDK code
+/// (jdkSeesNoPathObject); `sites` by instruction index, empty when the pass could not follow the code.
+struct FlowFacts {
+  bool clean = false;
+  std::vector<CallSiteFacts> sites;
+};
 
 // The ConstantValue of a static field as text ("" if none).
 inline std::string constantValue(const jvm::ClassFile& cf, const jvm::Field& f) {
@@ -172,8 +195,9 @@ struct ClosureOracle::Impl {
   }
 
   // ----- nodes -----
-  int node(NodeKind kind, const std::string& cls, const std::string& name = "", const std::string& desc = "") {
-    std::string k = std::to_string(static_cast<int>(kind)) + "|" + cls + "|" + name + "|" + desc;
+  int node(NodeKind kind, const std::string& cls, const std::string& name = "", const std::string& desc = "",
+           const std::string& context = "") {
+    std::string k = std::to_string(static_cast<int>(kind)) + "|" + cls + "|" + name + "|" + desc + "|" + context;
     auto it = ids.find(k);
     if (it != ids.end()) return it->second;
     Node n;
@@ -181,6 +205,7 @@ struct ClosureOracle::Impl {
     n.cls = cls;
     n.name = name;
     n.desc = desc;
+    n.context = context;
     nodes.push_back(std::move(n));
     int id = static_cast<int>(nodes.size()) - 1;
     ids.emplace(std::move(k), id);
@@ -259,8 +284,10 @@ struct ClosureOracle::Impl {
   void expandMethod(int id);
   void expandField(int id);
   void expandClass(int id);
-  void addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn);
-  void call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic);
+  void addInsnEdges(int id, Version v, const DecodedMethod& dm, const Instruction& insn, const CallSiteFacts* site);
+  /// `site`: what the flow pass knows of the call's receiver and arguments (nullptr: nothing).
+  void call(int id, Version v, const jvm::MemberRef& m, bool isVirtual, bool isStatic,
+            const CallSiteFacts* site = nullptr);
   void handleEdge(int id, Version v, const ConstValue& handle);
   void bootstrapEdges(int id, Version v, const jvm::ClassFile& cf, std::uint16_t index, const std::string& desc);
   void typeEdge(int id, Version v, const std::string& type);
@@ -269,17 +296,27 @@ struct ClosureOracle::Impl {
       if (set & bit) edge(id, node(NodeKind::Callbacks, "", detail::callBackName(bit)));
   }
   bool nonInert(Version v, const std::string& type);
-  /// No value that may be a path object reaches JDK code from method `dm` (closure_flow.cpp).
-  bool jdkSeesNoPathObject(Version v, const DecodedMethod& dm);
-  /// Set while the edges of a method that passed jdkSeesNoPathObject in both versions are added:
+  /// The value-flow pass over method `dm` in its calling context (Node::context), closure_flow.cpp:
+  /// whether no value that may be a path object reaches JDK code, and what its calls are made on.
+  FlowFacts flowFacts(Version v, const DecodedMethod& dm, const std::string& context);
+  /// Lambda methods ("name:desc" in the key space) by id, for FlowFacts and Node::context.
+  std::vector<std::string> lambda_methods;
+  std::unordered_map<std::string, std::int32_t> lambda_ids;
+  std::int32_t lambdaId(const std::string& method) {
+    auto [it, added] = lambda_ids.emplace(method, static_cast<std::int32_t>(lambda_methods.size()));
+    if (added) lambda_methods.push_back(method);
+    return it->second;
+  }
+  /// Set while the edges of a method whose flow facts are clean in both versions are added:
   /// its calls into the JDK call nothing back and dispatch to no path class.
   bool jdk_clean = false;
   bool mayBeSubtype(Version v, const std::string& cls, const std::string& jdkType);
   unsigned jdkCodeOnPathObject(Version v, const std::string& jdkType, const std::string& name, const std::string& desc);
   std::optional<detail::KnownCallBacks> knownAbove(Version v, const std::string& cls, const std::string& name,
                                                    const std::string& desc);
+  /// `pathReceiver`: the receiver may be an object of the path (else JDK code runs on no such `this`).
   unsigned externalCallBacks(Version v, const std::string& owner, const jvm::MemberRef& m, const std::string& desc,
-                             bool isStatic);
+                             bool isStatic, bool pathReceiver = true);
   bool reachesDifference(int root);
   std::string pathToDifference(int root);
 };

@@ -150,6 +150,32 @@ TEST_F(Closure, MethodReferencesToTheJdkAreSharedWhenTheyCannotCallBack) {
   EXPECT_FALSE(oracle_.sharedFunction(kPkg + "Leaf", "changed", "(I)I", {"(I)I", "()Ljava/util/function/IntUnaryOperator;"}));
 }
 
+// Holder becomes a Supplier in the new version, with a default get(): a call of Supplier.get()
+// on an object that may be a Box may now run it. On a lambda it runs the lambda's body only —
+// also in a callee that is given the lambda as an argument.
+TEST_F(Closure, ACallOnALambdaRunsItsBodyAndNoOverride) {
+  const std::string sd = "(Ljava/util/function/Supplier;)Ljava/lang/Object;";
+  MethodClosure copy = of("Supp", "copy", sd);
+  EXPECT_EQ(copy.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(copy.reason.find("Holder.get()"), std::string::npos) << copy.reason;
+  for (const char* m : {"viaLambda", "local"}) {
+    MethodClosure c = of("Supp", m, "(I)Ljava/lang/Object;");
+    EXPECT_EQ(c.verdict, ClosureVerdict::Identical) << m << ": " << c.reason;
+  }
+  // The argument may be a Box: from a parameter, from a field, or either of a lambda and a parameter.
+  for (auto [m, d] : {std::pair{"viaParameter", sd}, std::pair{"throughField", std::string("(I)Ljava/lang/Object;")},
+                      std::pair{"either", "(Z" + sd.substr(1)}}) {
+    MethodClosure c = of("Supp", m, d);
+    EXPECT_EQ(c.verdict, ClosureVerdict::Affected) << m;
+    EXPECT_NE(c.reason.find("Holder.get()"), std::string::npos) << m << ": " << c.reason;
+  }
+  // The lambda's body is still followed: it changed.
+  MethodClosure body = of("Supp", "changedBody", "(I)Ljava/lang/Object;");
+  EXPECT_EQ(body.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(body.reason.find("lambda$changedBody$"), std::string::npos) << body.reason;
+  EXPECT_EQ(body.reason.find("Holder"), std::string::npos) << body.reason;
+}
+
 TEST_F(Closure, ReflectionIsNeverIdentical) {
   MethodClosure make = of("Refl", "make", "(Ljava/lang/String;)Ljava/lang/Object;");
   EXPECT_EQ(make.verdict, ClosureVerdict::Affected);

@@ -135,6 +135,20 @@ bool ClosureOracle::Impl::nonInert(Version v, const std::string& type) {
 unsigned ClosureOracle::Impl::externalCallBacks(Version v, const std::string& owner, const jvm::MemberRef& m,
                                                 const std::string& desc, bool isStatic, bool pathReceiver) {
   const bool ctor = m.name == "<init>";
+  // JDK code given nothing that can be or hold an object of the path calls nothing back,
+  // whatever the tables say of the method's other forms (StringBuilder.append(I), a JDK
+  // exception's constructor given a String): every parameter of a primitive or inert type, and
+  // a receiver of an inert type (all final) or a JDK object being made here.
+  if (isStatic || !nonInert(v, owner) || (ctor && !pathReceiver)) {
+    bool inert = true;
+    try {
+      for (const jvm::TypeDesc& p : jvm::parseMethodDescriptor(desc).params)
+        inert = inert && !((p.kind == 'L' || p.kind == '[') && nonInert(v, p.kind == 'L' ? p.className() : p.text));
+    } catch (const std::invalid_argument&) {
+      inert = false;
+    }
+    if (inert) return 0;
+  }
   // The JDK class whose code runs: the owner, or the first JDK class above it in the path.
   std::string jdkClass = owner;
   for (int guard = 0; guard < 256 && side(v, jdkClass).cf; ++guard) jdkClass = superOf(v, jdkClass);

@@ -192,6 +192,13 @@ TEST_F(Closure, JdkCallBacks) {
   EXPECT_EQ(of("Cb", "hash", "(Ljava/lang/Object;)I").verdict, ClosureVerdict::Identical);
   // Nothing is known of what an Iterator does: any method JDK code may call back counts.
   EXPECT_EQ(of("Cb", "first", "(Ljava/util/List;)Ljava/lang/Object;").verdict, ClosureVerdict::Affected);
+  // StringBuilder.append(int) and a JDK exception's constructor given a String call nothing back
+  // (append(Object) and Throwable(Throwable) would call toString()); append(Object) does.
+  MethodClosure label = of("Cb", "label", "(Ljava/lang/Object;I)Ljava/lang/String;");
+  EXPECT_EQ(label.verdict, ClosureVerdict::Identical) << label.reason;
+  MethodClosure labelOf = of("Cb", "labelOf", "(Ljava/lang/Object;)Ljava/lang/String;");
+  EXPECT_EQ(labelOf.verdict, ClosureVerdict::Affected);
+  EXPECT_NE(labelOf.reason.find("Point.toString"), std::string::npos) << labelOf.reason;
 }
 
 TEST_F(Closure, JdkCodeGivenNoObjectOfThePathCallsNothingBack) {

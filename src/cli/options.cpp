@@ -100,7 +100,7 @@ po::options_description describeOptions() {
                                                                  "explore at most this many seconds more for a NEQ, "
                                                                  "then stop: SECONDS, off (explore to the limit) or "
                                                                  "auto (off for one method, 1 in a release diff)")
-    ("settle-partitions", po::value<std::string>()->default_value("32"), "with --settle: also end the exploration "
+    ("settle-partitions", po::value<std::string>()->default_value("12"), "with --settle: also end the exploration "
                                                                           "this many partitions after the one that "
                                                                           "ruled EQ out, if sooner (0: seconds only)")
     ("solver-timeout", po::value<std::string>()->default_value("0"), "Z3 time limit of each classification query, ms "

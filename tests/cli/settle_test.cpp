@@ -63,7 +63,7 @@ TEST(Settle, OffAndAutoForOneMethodExploreToTheLimit) {
   }
 }
 
-TEST(Settle, IsOneSecondOr32PartitionsInAReleaseDiff) {
+TEST(Settle, IsOneSecondOr12PartitionsInAReleaseDiff) {
   const std::string dir = std::string(PASDA_FIXTURE_CLASSES) + "/settle/late/";
   CliRun r = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120", "--format", "json"});
   Json j;
@@ -81,12 +81,12 @@ TEST(Settle, IsOneSecondOr32PartitionsInAReleaseDiff) {
   const Json& m = *count;
   EXPECT_EQ(m["category"].string, "changed");
   EXPECT_EQ(m["result"].string, "MAYBE_NEQ") << r.out;
-  // (the fixture makes partitions faster than 32 a second)
-  EXPECT_TRUE(warns(m["run"], "the exploration settled: it ended 32 partitions after partition ")) << r.out;
+  // (the fixture makes partitions faster than 12 a second)
+  EXPECT_TRUE(warns(m["run"], "the exploration settled: it ended 12 partitions after partition ")) << r.out;
   EXPECT_EQ(r.code, 3);
   // The text report gives it as the undecided method's reason.
   CliRun text = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120"});
-  EXPECT_NE(text.out.find("MAYBE_NEQ partitions; settled: it ended 32 partitions after partition "), std::string::npos)
+  EXPECT_NE(text.out.find("MAYBE_NEQ partitions; settled: it ended 12 partitions after partition "), std::string::npos)
       << text.out;
   // --settle-partitions 0: the second alone.
   CliRun seconds = runCli({dir + "old", dir + "new", "--jobs", "1", "--method-timeout", "120", "--settle-partitions", "0"});

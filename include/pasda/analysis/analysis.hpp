@@ -86,7 +86,7 @@ struct Options {
   /// ... and at most this many partitions past the one that ruled EQ out (--settle-partitions;
   /// 0 = no count, the seconds alone). A settled method's grace rarely finds a NEQ, and when it
   /// does, it does within a few partitions (docs/release-diff.md, "The settle rule").
-  int settle_partitions = 32;
+  int settle_partitions = 12;
   bool explain = true;             // explain NEQ partitions by minimal correction sets (issue 14)
   double explain_share = 0.2;      // at most this share of the time left per explanation, 1 s at most
   /// How the run divides its time (every share and cap, with its reason).

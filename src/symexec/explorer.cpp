@@ -97,6 +97,14 @@ solver::CheckResult Explorer::checkWith(const std::vector<Term>& pc, Term extra)
     if (left <= 0) return {solver::Status::Unknown, "timeout", 0};
     if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
   }
+  // A settled exploration (ExecOptions::stop_at) asks nothing past its own end either.
+  if (const std::int64_t stopAt = opt_.stop_at ? opt_.stop_at->load() : 0; stopAt != 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          Clock::duration(stopAt - now.time_since_epoch().count()))
+                          .count();
+    if (left <= 0) return {solver::Status::Unknown, "timeout", 0};
+    if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
+  }
   solver_.setTimeoutMs(budget);
   if (extra) return solver_.check({extra});
   return solver_.check({});

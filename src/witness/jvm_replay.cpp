@@ -60,12 +60,16 @@ std::string findJava(const std::string& configured) {
 // versions (an unchanged method returning Objects.hashCode of an enum constant was a false NEQ in
 // a release diff). A JVM without the flag ignores it. A replay JVM that crashes (a witness no
 // caller could make) writes its report to the temporary directory, never into the user's
-// working directory, and no core file.
+// working directory, and no core file. The heap is bounded (512 MB): a witness that makes a
+// version allocate an array of two billion elements (ArrayUtils.subarray given end - start past
+// Integer.MAX_VALUE) failed only after the JVM had grown its default heap (a quarter of the
+// machine) page by page — seconds per replay, past the method's deadline in a release diff. Now
+// it fails at once; an OutOfMemoryError, like any Error, leaves the replay not judged.
 std::vector<std::string> jvmOptions() {
   std::error_code ec;
   std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
   if (ec) tmp = "/tmp";
-  return {"-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+  return {"-Xshare:auto", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
           "-XX:+IgnoreUnrecognizedVMOptions", "-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2",
           "-XX:-CreateCoredumpFiles", "-XX:ErrorFile=" + (tmp / "pasda-jvm-replay-crash-%p.log").string()};
 }

@@ -163,6 +163,25 @@ TEST(ReplayJvm, VersionsOnOneClassPathRunInOneJvm) {
   EXPECT_TRUE(pasda::witness::replaysInOneJvm(pasda::witness::ReplayEnv{}, "a.Old", "a.New"));  // renamed copies
 }
 
+TEST(ReplayJvm, TheReplayJvmsHeapIsBounded) {
+  // A witness that makes a version allocate 800 MB fails at once with an OutOfMemoryError (not
+  // judged, by the analysis) instead of the JVM growing a default heap of a quarter of the
+  // machine page by page; a small allocation runs as ever.
+  pasda::witness::ReplayEnv env;
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/witness/onepath";
+  env.old_classpath = env.new_classpath = {root};
+  TempDir dir("alloc");
+  auto jvm = pasda::witness::replayJvm(dir.path.string(), env, "onepath.OldV", "onepath.NewV", "alloc", "(I)I",
+                                       {{I(100000000)}, {I(1000)}});
+  ASSERT_TRUE(jvm.has_value());
+  ASSERT_EQ(jvm->size(), 2u);
+  EXPECT_EQ((*jvm)[0].old_out, "throws java.lang.OutOfMemoryError") << (*jvm)[0].note;
+  EXPECT_EQ((*jvm)[0].new_out, "throws java.lang.OutOfMemoryError") << (*jvm)[0].note;
+  EXPECT_EQ((*jvm)[1].old_out, "1000");
+  EXPECT_EQ((*jvm)[1].new_out, "1001");
+  EXPECT_TRUE((*jvm)[1].differs);
+}
+
 TEST(ReplayJvm, OutputsThatChangeFromCallToCallAreNoDifference) {
   // flip gives 0, 0, 1, 1, ... in the old version and 1, 1, 0, 0, ... in the new one: the old
   // version's first repeat agreed with its first call, and a single repeat took 0 against 1 for

@@ -670,8 +670,16 @@ static bool runDrivers(const std::string& java, const std::string& classDir, con
   } else if (split) {
     std::string oldOut, newOut;
     bool oldTimedOut = false, newTimedOut = false;
+    // The two versions' drivers share the replay's time: the new version's gets what the old
+    // version's left (a replay that hangs in both once took twice the time, past the deadline).
+    const auto start = std::chrono::steady_clock::now();
+    auto newRun = [&] {
+      const double left = env.jvm_timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (left <= 0) return newTimedOut = true;  // (nothing printed: not judged)
+      return env.session->run(path(env.new_classpath), drivers[1].first, left, newOut, newTimedOut);
+    };
     if (env.session && env.session->run(path(env.old_classpath), drivers[0].first, env.jvm_timeout_s, oldOut, oldTimedOut) &&
-        env.session->run(path(env.new_classpath), drivers[1].first, env.jvm_timeout_s, newOut, newTimedOut)) {
+        newRun()) {
       output = detail::completeLines(oldOut) + detail::completeLines(newOut);
       timedOut = oldTimedOut || newTimedOut;
       ran = true;

@@ -155,6 +155,30 @@ TEST(JvmSession, VersionsOnClassPathsReplayInTheSessionLikeInJvmsOfTheirOwn) {
   EXPECT_EQ(session.starts(), 1);
 }
 
+TEST(JvmSession, TheTwoVersionsOfAReplayShareItsTime) {
+  // Two releases replay one after the other in the session JVM; when both hang, the second gets
+  // what the first left, not a timeout of its own (twice the replay's time, past the deadline
+  // of a release diff's method). Both are reported as not finished.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/witness/spin";
+  pasda::witness::ReplayEnv env;
+  env.old_classpath = {root + "/old"};
+  env.new_classpath = {root + "/new"};
+  env.jvm_timeout_s = 3;
+  JvmSession session;
+  env.session = &session;
+  ASSERT_TRUE(session.warmUp());
+  TempDir a("spin");
+  const auto start = std::chrono::steady_clock::now();
+  auto r = pasda::witness::replayJvm(a.path.string(), env, "fixtures.witness.spin.Spin", "fixtures.witness.spin.Spin",
+                                     "spin", "(I)I", {{I(1)}});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_FALSE((*r)[0].differs);
+  EXPECT_NE((*r)[0].note.find("did not finish"), std::string::npos) << (*r)[0].note;
+  EXPECT_LT(took, 4.5);  // (6 s and more when each version had the whole 3 s)
+  EXPECT_EQ(session.requests(), 1);  // the new version's driver had no time left to be sent
+}
+
 /// The pid of a child of `parent` (from /proc), or -1.
 pid_t childOf(pid_t parent) {
   for (const auto& e : fs::directory_iterator("/proc")) {

@@ -60,11 +60,8 @@ std::string findJava(const std::string& configured) {
 // versions (an unchanged method returning Objects.hashCode of an enum constant was a false NEQ in
 // a release diff). A JVM without the flag ignores it. A replay JVM that crashes (a witness no
 // caller could make) writes its report to the temporary directory, never into the user's
-// working directory, and no core file. The heap is bounded (512 MB): a witness that makes a
-// version allocate an array of two billion elements (ArrayUtils.subarray given end - start past
-// Integer.MAX_VALUE) failed only after the JVM had grown its default heap (a quarter of the
-// machine) page by page — seconds per replay, past the method's deadline in a release diff. Now
-// it fails at once; an OutOfMemoryError, like any Error, leaves the replay not judged.
+// working directory, and no core file. A bounded heap makes a witness's huge allocation fail
+// at once (not after seconds of heap growth; docs/witnesses.md): an Error is not judged.
 std::vector<std::string> jvmOptions() {
   std::error_code ec;
   std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
@@ -670,8 +667,7 @@ static bool runDrivers(const std::string& java, const std::string& classDir, con
   } else if (split) {
     std::string oldOut, newOut;
     bool oldTimedOut = false, newTimedOut = false;
-    // The two versions' drivers share the replay's time: the new version's gets what the old
-    // version's left (a replay that hangs in both once took twice the time, past the deadline).
+    // The two versions' drivers share the replay's time (the new one's gets what is left).
     const auto start = std::chrono::steady_clock::now();
     auto newRun = [&] {
       const double left = env.jvm_timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

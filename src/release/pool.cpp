@@ -5,7 +5,6 @@
 #include "pool.hpp"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -115,11 +114,6 @@ Json analyseOne(const Json& job, const PoolConfig& cfg, const Side& o, const Sid
 
 [[noreturn]] void workerMain(const PoolConfig& cfg, int jobFd, int resultFd) {
   ::signal(SIGPIPE, SIG_DFL);
-  // A worker runs thousands of analyses, each building and dropping a solver's worth of memory.
-  // glibc gave the top of the heap back to the system after each and faulted it in again, page
-  // by zeroed page (6 % of a worker's time in the kernel); now what it holds stays for the next.
-  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
   try {
     // Class paths of its own: libzip handles must not be shared with the coordinator.
     Side o = openSide(cfg.old_path, cfg.old_classpath);

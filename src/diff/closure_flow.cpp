@@ -1,5 +1,6 @@
 // ClosureOracle::Impl::flowFacts: can JDK code entered from a method hold an object of the
-// analysed path, and what may the object each call is made on be? The oracle's call-back edges assume any JDK call given a reference of a
+// analysed path, and what may the object each call is made on be? The oracle's call-back edges
+// assume any JDK call given a reference of a
 // non-inert type may call back any overridable method of the path (docs/release-diff.md,
 // "Call-backs from the JDK"). A value-flow pass over the method's bytecode bounds that: when no
 // value that may be a path object ever reaches JDK code from this method, JDK code entered here

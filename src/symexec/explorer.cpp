@@ -3,6 +3,7 @@
 // emission.
 #include "explorer.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -90,18 +91,15 @@ void Explorer::syncSolver(const std::vector<Term>& pc) {
 
 solver::CheckResult Explorer::checkWith(const std::vector<Term>& pc, Term extra) {
   syncSolver(pc);
-  auto now = Clock::now();
+  const auto now = Clock::now();
+  // The solver's limit ends at the deadline, and at a settled exploration's end
+  // (ExecOptions::stop_at), whichever comes first.
+  Clock::time_point end = opt_.deadline;
+  if (const std::int64_t stopAt = opt_.stop_at ? opt_.stop_at->load() : 0; stopAt != 0)
+    end = std::min(end, Clock::time_point(Clock::duration(stopAt)));
   unsigned budget = opt_.solver_timeout_ms;
-  if (opt_.deadline != Clock::time_point::max()) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(opt_.deadline - now).count();
-    if (left <= 0) return {solver::Status::Unknown, "timeout", 0};
-    if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
-  }
-  // A settled exploration (ExecOptions::stop_at) asks nothing past its own end either.
-  if (const std::int64_t stopAt = opt_.stop_at ? opt_.stop_at->load() : 0; stopAt != 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          Clock::duration(stopAt - now.time_since_epoch().count()))
-                          .count();
+  if (end != Clock::time_point::max()) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - now).count();
     if (left <= 0) return {solver::Status::Unknown, "timeout", 0};
     if (budget == 0 || static_cast<unsigned long long>(left) < budget) budget = static_cast<unsigned>(left);
   }

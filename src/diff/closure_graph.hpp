@@ -67,7 +67,7 @@ struct CallSiteFacts {
   std::string callee_context;
 };
 /// The pass over one method: `clean` when no value that may be a path object reaches JDK code
-/// (jdkSeesNoPathObject); `sites` by instruction index, empty when the pass could not follow the code.
+/// (the jdk_clean of the oracle); `sites` by instruction index, empty when the pass could not follow the code.
 struct FlowFacts {
   bool clean = false;
   std::vector<CallSiteFacts> sites;

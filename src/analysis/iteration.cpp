@@ -138,7 +138,8 @@ std::function<bool(symexec::Side, const std::string&, const std::string&, const 
 }
 
 /// ExecOptions::loop_summaries: the summarisable loops (diff::summarisableLoops) of methods
-/// whose closure is identical in both versions, under names both versions share.
+/// whose closure is identical in both versions, or whose own code is and whose loops call only
+/// such methods, under names both versions share.
 std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec::MethodInfo&)> loopSummaryOracle(
     std::shared_ptr<SharedOracle> shared) {
   if (!shared) return {};
@@ -146,14 +147,27 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
     std::vector<symexec::LoopSummaryHook> hooks;
     if (!m.method || !m.method->code || !m.owner) return hooks;
     auto [o, d] = shared->original(m.owner->name, m.descriptor);
+    // A method whose closure is identical, or one whose own code is (its loops then may call
+    // only program methods whose closures are: the same function in both versions again).
+    bool closure = false;
     {
       std::lock_guard<std::mutex> g(shared->lock);
       try {
-        if (shared->oracle->method(o, m.name, d).verdict != diff::ClosureVerdict::Identical) return hooks;
+        closure = shared->oracle->method(o, m.name, d).verdict == diff::ClosureVerdict::Identical;
+        if (!closure && !shared->oracle->sameCode(o, m.name, d)) return hooks;
       } catch (const std::exception&) {
         return hooks;
       }
     }
+    auto same = [&shared](const jvm::MemberRef& r) {
+      auto [ro, rd] = shared->original(r.owner, r.descriptor);
+      std::lock_guard<std::mutex> g(shared->lock);
+      try {
+        return shared->oracle->method(ro, r.name, rd).verdict == diff::ClosureVerdict::Identical;
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
     // (calls of other classes' arithmetic leaves, named as the side's code names them)
     auto leaf = [&shared, side](const jvm::MemberRef& r) {
       auto [lo, ld] = shared->original(r.owner, r.descriptor);
@@ -178,9 +192,12 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
     static const bool trace = std::getenv("PASDA_TRACE_LOOPS") != nullptr;
     std::vector<std::string> why;
     const std::vector<diff::LoopSummary> loops =
-        diff::summarisableLoops(m.owner->cf, *m.method, trace ? &why : nullptr, nullptr, leaf, true, overridable);
+        diff::summarisableLoops(m.owner->cf, *m.method, trace ? &why : nullptr, nullptr, leaf, true, overridable,
+                                closure ? std::function<bool(const jvm::MemberRef&)>{} : same);
     for (const std::string& w : why) std::cerr << "[loops] " << o << "." << m.name << d << ": " << w << "\n";
     for (const diff::LoopSummary& l : loops) {
+      // (calls on receivers, BitSet's methods: they may run program code the loop does not name)
+      if (!closure && (l.calls_on_receivers || l.calls_bitsets)) continue;
       symexec::LoopSummaryHook h;
       h.header_pc = l.header_pc;
       h.fn = "loop:" + o + "." + m.name + d + "#" + std::to_string(l.header);

@@ -4,7 +4,6 @@
 #include "pasda/diff/loops.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
@@ -184,7 +183,12 @@ struct Facts {
   bool instance_callee = false;
   /// Whether a call of an instance method of the class may run an override (a subclass's).
   const std::function<bool(const jvm::MemberRef&)>* overridable = nullptr;
+  const std::function<bool(const jvm::MemberRef&)>* same = nullptr;  // is a program callee the same in both? (null: all are)
 };
+
+std::string sameInBoth(const jvm::MemberRef& m, const Facts& f) {  // "" when Facts::same allows m
+  return !f.same || !*f.same || (*f.same)(m) ? "" : "calls " + m.owner + "." + m.name + " (differs between the versions)";
+}
 
 /// The reference local whose load pushed the operand-stack word `below` words under the top
 /// (-1: another value, or the origins are not known).
@@ -285,6 +289,7 @@ std::string checkInstanceCall(const Instruction& in, Facts& f) {
   const int k = originOf(f, d.paramSlots());
   if (k < 0) return callRejected(in) + " (not on a local)";
   if (f.instance_callee && k != 0) return callRejected(in) + " (not on its receiver)";
+  if (std::string no = sameInBoth(m, f); !no.empty()) return no;
   if (std::string why = checkInstanceCallee(m, in.op == Opcode::invokespecial, f); !why.empty())
     return callRejected(in) + " (" + why + ")";
   const Callees::InstanceEffects& e = f.callees->instance_effects.at(m.name + ":" + m.descriptor);
@@ -324,10 +329,8 @@ std::string checkInvokeVirtual(const Instruction& in, Facts& f) {
     return "";
   }
   if (f.array_stores && receiverCodeCall(in.member, thrown)) {
-    f.objects = true;
-    f.receivers = true;
+    f.objects = f.receivers = f.other_iae = true;  // (other IAEs: Random.nextInt(bound))
     mayThrow(f, {"java/lang/NullPointerException", thrown.c_str(), kReceiverException});
-    f.other_iae = true;  // (Random.nextInt(bound))
     return "";
   }
   if (!f.array_stores || !immutableValueCall(in.member, thrown)) return callRejected(in);
@@ -361,11 +364,13 @@ std::string checkInvokeStatic(const Instruction& in, Facts& f) {
     return "";
   }
   if (f.array_stores && m.owner == f.cls) {
+    if (std::string no = sameInBoth(m, f); !no.empty()) return no;
     if (std::string why = checkCallee(m, f); !why.empty()) return callRejected(in) + " (" + why + ")";
     f.helpers = true;
     return "";
   }
   if (f.leaf && *f.leaf && (*f.leaf)(m)) {
+    if (std::string no = sameInBoth(m, f); !no.empty()) return no;
     mayThrow(f, {"java/lang/ArithmeticException"});
     return "";
   }
@@ -472,6 +477,7 @@ std::string checkCallee(const jvm::MemberRef& m, Facts& f) {
       inner.cls = f.cls;
       inner.pure = f.pure;
       inner.leaf = f.leaf;
+      inner.same = f.same;
       inner.array_stores = true;
       inner.cf = f.cf;
       inner.callees = f.callees;
@@ -615,6 +621,7 @@ std::string checkInstanceCallee(const jvm::MemberRef& m, bool special, Facts& f)
     inner.cls = f.cls;
     inner.pure = f.pure;
     inner.leaf = f.leaf;
+    inner.same = f.same;
     inner.array_stores = true;
     inner.cf = f.cf;
     inner.callees = f.callees;
@@ -749,7 +756,8 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
                                            std::vector<std::string>* why, const std::set<std::string>* pureCalls,
                                            const std::function<bool(const jvm::MemberRef&)>& leafCall,
                                            bool arrayStores,
-                                           const std::function<bool(const jvm::MemberRef&)>& overridable) {
+                                           const std::function<bool(const jvm::MemberRef&)>& overridable,
+                                           const std::function<bool(const jvm::MemberRef&)>& sameCallee) {
   std::vector<LoopSummary> out;
   if (!m.code) return out;
   MethodFacts F;
@@ -774,6 +782,7 @@ std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::
     facts.leaf = &leafCall;
     facts.array_stores = arrayStores;
     facts.overridable = &overridable;
+    facts.same = &sameCallee;
     // (with arrayStores, the summaries of identical code: a break's tail is part of the loop)
     const std::vector<int> region = arrayStores ? detail::withBreakTails(F, header, body) : body;
     if (std::string no = summarise(F, header, region, facts, s); !no.empty()) {

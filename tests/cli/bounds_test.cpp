@@ -13,7 +13,7 @@ TEST(LongArrays, ElementsOfArraysPastTheBoundAreFunctionsOfTheArrayAndTheIndex) 
   // path before (MAYBE_EQ on identical code); now a function of the array and the index.
   const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/longarray/";
   for (const char* arith : {"java", "math"}) {
-    for (const char* method : {"ends", "put", "sorted", "grow", "growReflect"}) {
+    for (const char* method : {"ends", "put", "sorted", "sortedThen", "grow", "growReflect"}) {
       JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.longarray.Arr", "--method", method,
                            "--shortcut", "off", "--arith", arith});
       ASSERT_TRUE(j.ok) << j.run.out << j.run.err;

@@ -1,5 +1,6 @@
 // Loops a symbolic execution may replace by shared uninterpreted functions: a loop of a method
-// whose closure is identical in both versions is the same function of what it reads, so both
+// whose closure is identical in both versions (or whose own code is, calling only such
+// methods) is the same function of what it reads, so both
 // versions' runs of it, from equal states, have equal outcomes (RVT's rule for identical code).
 // This finds the loops whose reads and effects that function can describe: local variables,
 // elements and lengths of primitive arrays held in reference locals, pure arithmetic; no heap
@@ -83,12 +84,16 @@ struct LoopSummary {
 /// and write primitive fields of the objects their reference locals hold (LoopSummary::field_writes).
 /// `overridable`, if given: whether a call of an instance method of the class may run another
 /// class's override of it (without it, only private and final methods, methods of a final
-/// class and invokespecial calls run known code).
+/// class and invokespecial calls run known code). `sameCallee`, if given: whether a program
+/// method the loops call (a helper of the class, an arithmetic leaf) is the same code, its
+/// callees' included, in both versions — for a method whose own code is identical but whose
+/// closure is not; without it every callee is taken to be.
 std::vector<LoopSummary> summarisableLoops(const jvm::ClassFile& cf, const jvm::Method& m,
                                            std::vector<std::string>* why = nullptr,
                                            const std::set<std::string>* pureCalls = nullptr,
                                            const std::function<bool(const jvm::MemberRef&)>& leafCall = {},
                                            bool arrayStores = false,
-                                           const std::function<bool(const jvm::MemberRef&)>& overridable = {});
+                                           const std::function<bool(const jvm::MemberRef&)>& overridable = {},
+                                           const std::function<bool(const jvm::MemberRef&)>& sameCallee = {});
 
 }  // namespace pasda::diff

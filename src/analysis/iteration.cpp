@@ -216,6 +216,7 @@ std::function<std::vector<symexec::LoopSummaryHook>(symexec::Side, const symexec
       h.calls_bitsets = l.calls_bitsets;
       h.calls_on_receivers = l.calls_on_receivers;
       h.iae_from_lengths_only = l.iae_from_lengths_only;
+      h.own_code_only = !closure;
       hooks.push_back(std::move(h));
     }
     return hooks;

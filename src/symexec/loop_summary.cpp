@@ -38,8 +38,8 @@ bool Interpreter::worthSummarising(State& s, const LoopSummaryHook& hook, const 
   // character or element it tests forks the path, and runs over a few held characters already
   // exceed a method's budget (StringUtils.deleteWhitespace: 511 paths).
   // So is one that calls helpers (ArrayUtils.shift's swap: its offsets fork every path).
-  if (hook.reads_objects || hook.calls_helpers || hook.changes_library_objects ||
-      (!hook.stores_arrays && hook.field_reads.empty()))
+  if (hook.calls_helpers || hook.changes_library_objects || (!hook.own_code_only && hook.reads_objects) ||
+      (!hook.stores_arrays && hook.field_reads.empty() && !hook.reads_objects))
     return true;
   for (Term v : reached)
     if (v && tm_.sort(v) == Sort::Ref && tm_.node(v).bits != 0 && deref(s, v).is_array && deref(s, v).long_length)

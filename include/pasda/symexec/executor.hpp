@@ -61,6 +61,7 @@ struct LoopSummaryHook {
   bool calls_bitsets = false;            // ... BitSet's among them (diff::LoopSummary)
   bool calls_on_receivers = false;  // it calls CharSequence.charAt/length or Random.next* on its locals (diff::LoopSummary)
   bool iae_from_lengths_only = true;  // its IllegalArgumentException comes from Array.getLength only (diff::LoopSummary)
+  bool own_code_only = false;  // the method's own code is identical in both versions, not its whole closure
 };
 
 /// A loop of the old version and a loop of the new one of the compared method that may run in

@@ -61,6 +61,12 @@ struct Object {
   /// site): its functional method, "name(erased descriptor)". A call of it runs that shared
   /// code, so both versions share the call whatever other implementations the interface has.
   std::string lambda_sam;
+  /// A lambda or method reference made by LambdaMetafactory whose implementation is a static
+  /// method of the program ("owner.name:descriptor", named as the side that made it names it):
+  /// its functional method ("name(erased descriptor)") and what the site captured, the first
+  /// arguments of the implementation. A call of that method on it runs the implementation.
+  std::string lambda_impl, lambda_call;
+  std::vector<Term> lambda_args;
   /// A JDK object that holds nothing but values (null, strings, boxes, Class objects, arrays
   /// of primitives or of those, other such objects): made by a JDK container factory or an
   /// exact JDK collection's constructor from such values, or drawn from such an object, and

@@ -155,6 +155,20 @@ TEST(UnknownCalls, ALambdaWhoseBodyIsTheSameCodeIsSharedEvenWhenItCallsProgramCo
   EXPECT_NE(changed.json["result"].string, "EQ") << changed.run.out;
 }
 
+TEST(UnknownCalls, ACallOfALambdasOwnMethodRunsItsBody) {
+  // `f.applyAsInt(x)` on `y -> y * 2` made by the method: the lambda's static body runs (it was
+  // an unmodelled call, each version's own: MAYBE_NEQ against the same arithmetic written out).
+  // A Supplier of an array of a captured length likewise (its result was any object, so a cast
+  // could fail). A changed body is a NEQ with a witness.
+  const std::string root = std::string(PASDA_FIXTURE_CLASSES) + "/realcode/lambdacall/";
+  for (const char* method : {"twice", "sized", "scaled"}) {
+    JsonRun j = runJson({root + "old", root + "new", "--class", "realcode.lambdacall.Run", "--method", method,
+                         "--shortcut", "off"});
+    ASSERT_TRUE(j.ok) << j.run.out << j.run.err;
+    EXPECT_EQ(j.json["result"].string, std::string(method) == "scaled" ? "NEQ" : "EQ") << method << "\n" << j.run.out;
+  }
+}
+
 TEST(UnknownCalls, ASuperCallOfJdkCodeDoesNotDispatch) {
   // super.getMessage() runs Throwable's code, not an override: the changed override in another
   // class of the program does not stop the versions sharing it (was MAYBE_NEQ).

@@ -399,6 +399,26 @@ std::string functionalMethod(ModelCall& c) {
   return c.name() + type.substr(2);
 }
 
+/// For a LambdaMetafactory call site whose implementation is a static method: records it on
+/// the lambda `o` with what the site captured (Object::lambda_impl; ops/invoke.cpp runs it).
+void recordImplementation(ModelCall& c, Object& o) {
+  const std::string key = c.bootstrapKey();
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t end = key.find('\0', at);
+    parts.push_back(key.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  if (parts.size() < 4 || parts[2].rfind("H6:", 0) != 0) return;  // (REF_invokeStatic only)
+  const std::string& impl = parts[2];
+  const std::size_t paren = impl.find('('), dot = impl.rfind('.', paren);
+  if (paren == std::string::npos || dot == std::string::npos || dot < 3) return;
+  o.lambda_impl = impl.substr(3, dot - 3) + "." + impl.substr(dot + 1, paren - dot - 1) + ":" + impl.substr(paren);
+  o.lambda_call = functionalMethod(c);
+  o.lambda_args = c.args();
+}
+
 /// Is the call the functional method of a lambda made at a shared site (Object::lambda_sam)?
 /// It runs the lambda's code, the same in both versions, on what the lambda captured and the
 /// call's arguments: its result is shared, whatever other implementations the interface has.
@@ -499,6 +519,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     for (Term a : c.args())
       if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
   if (metafactory && site.rfind("lambda:", 0) == 0) o.lambda_sam = functionalMethod(c);
+  if (metafactory) recordImplementation(c, o);
   if (!callsBack && !o.is_array && (valuesFactory(c.owner(), c.name()) || valuesReceiver)) {
     // A container of the values it was given, or something drawn from a container of values
     // (an element, an iterator, a view): values only, while what it views is. (Not an array:

@@ -137,6 +137,43 @@ StepOutcome enterMethod(Interpreter& I, State& s, const MethodInfo& target, cons
   return StepOutcome::Continue;
 }
 
+/// A call of a lambda's functional method on a lambda whose implementation is a static method
+/// of the program (Object::lambda_impl) in a class already initialised: that method, entered
+/// with what the lambda captured, then the call's arguments. Null where the two methods' types
+/// need an adaptation (a cast, boxing) not made here: such a call stays an unmodelled one.
+const MethodInfo* lambdaBody(Interpreter& I, const State& s, Side side, const Object& recv, const jvm::MemberRef& r,
+                             const jvm::MethodDesc& md) {
+  if (recv.lambda_impl.empty() || recv.lambda_call != r.name + r.descriptor) return nullptr;
+  const std::size_t colon = recv.lambda_impl.find(':'), dot = recv.lambda_impl.rfind('.', colon);
+  if (colon == std::string::npos || dot == std::string::npos) return nullptr;
+  const std::string owner = recv.lambda_impl.substr(0, dot);
+  const MethodInfo* m = I.program().resolveMethod(side, owner, recv.lambda_impl.substr(dot + 1, colon - dot - 1),
+                                                  recv.lambda_impl.substr(colon + 1));
+  if (!m || !m->method->code || !m->method->isStatic() || m->owner->name != owner) return nullptr;
+  const std::string cls = std::to_string(m->owner->side.index()) + "#" + owner;
+  if (!s.initialized.count(cls) || s.init_failed.count(cls)) return nullptr;
+  jvm::MethodDesc impl;
+  try {
+    impl = jvm::parseMethodDescriptor(m->descriptor);
+  } catch (const std::invalid_argument&) {
+    return nullptr;
+  }
+  const std::size_t captured = recv.lambda_args.size();
+  if (impl.params.size() != captured + md.params.size()) return nullptr;
+  auto ref = [](const jvm::TypeDesc& t) { return t.kind == 'L' || t.kind == '['; };
+  for (std::size_t k = 0; k < captured; ++k)
+    if (ref(impl.params[k]) != (I.tm().sort(recv.lambda_args[k]) == terms::Sort::Ref)) return nullptr;
+  for (std::size_t k = 0; k < md.params.size(); ++k) {
+    const jvm::TypeDesc& want = impl.params[captured + k];
+    const jvm::TypeDesc& given = md.params[k];
+    if (ref(want) != ref(given)) return nullptr;
+    if (ref(want) ? want.text != given.text && want.text != "Ljava/lang/Object;" : want.kind != given.kind) return nullptr;
+  }
+  // (a wider result is no adaptation: a reference returned as Object, say)
+  if (ref(impl.ret) != ref(md.ret) || (!ref(md.ret) && impl.ret.kind != md.ret.kind)) return nullptr;
+  return m;
+}
+
 /// A call into the library: the registry's model (the unknown-call model if none matches).
 StepOutcome callLibrary(Interpreter& I, State& s, const Instruction& in, const jvm::MethodDesc& md,
                         const std::vector<Term>& args, bool hasReceiver, const std::string& dynamicClass) {
@@ -203,6 +240,11 @@ StepOutcome invoke(Interpreter& I, State& s, const Instruction& in) {
   std::string dynamicClass;
   if (in.op == Opcode::invokevirtual || in.op == Opcode::invokeinterface) {
     const Object& recv = I.deref(s, args[0]);
+    if (const MethodInfo* body = lambdaBody(I, s, side, recv, r, md)) {  // (a lambda's own code runs)
+      std::vector<Term> inner = recv.lambda_args;
+      inner.insert(inner.end(), args.begin() + 1, args.end());
+      return enterMethod(I, s, *body, inner);
+    }
     dynamicClass = recv.cls;
     if (!recv.is_array) target = I.program().resolveMethod(side, recv.cls, r.name, r.descriptor);
   } else {

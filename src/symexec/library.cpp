@@ -233,9 +233,7 @@ std::string ModelCall::bootstrapKey() const {
   return "";
 }
 
-std::string ModelCall::sharedLambdaSite() const {
-  const ExecOptions& opt = host_.options();
-  if (!opt.shared_lambda) return "";
+std::optional<ModelCall::LambdaSite> ModelCall::lambdaSite() const {
   const std::string key = bootstrapKey();
   std::vector<std::string> parts;
   for (std::size_t at = 0;;) {
@@ -245,20 +243,33 @@ std::string ModelCall::sharedLambdaSite() const {
     at = end + 1;
   }
   // LambdaMetafactory.metafactory / altMetafactory: (sam type, implementation handle, instantiated type, ...)
-  if (parts.size() < 4 || parts[0].find(":java/lang/invoke/LambdaMetafactory.") == std::string::npos) return "";
+  if (parts.size() < 4 || parts[0].find(":java/lang/invoke/LambdaMetafactory.") == std::string::npos) return std::nullopt;
   const std::string& impl = parts[2];  // "H<kind>:owner.name(descriptor)"
   const std::size_t colon = impl.find(':'), paren = impl.find('(');
-  if (impl.empty() || impl[0] != 'H' || colon == std::string::npos || paren == std::string::npos) return "";
+  if (impl.size() < 2 || impl[0] != 'H' || colon == std::string::npos || paren == std::string::npos) return std::nullopt;
   const std::size_t dot = impl.rfind('.', paren);
-  if (dot == std::string::npos || dot < colon) return "";
-  const std::string owner = impl.substr(colon + 1, dot - colon - 1), name = impl.substr(dot + 1, paren - dot - 1);
-  const std::string descriptor = impl.substr(paren);
+  if (dot == std::string::npos || dot < colon) return std::nullopt;
+  LambdaSite l;
+  l.kind = impl[1];
+  l.owner = impl.substr(colon + 1, dot - colon - 1);
+  l.name = impl.substr(dot + 1, paren - dot - 1);
+  l.descriptor = impl.substr(paren);
+  l.handle = impl.substr(colon + 1);
+  l.instantiated = parts[3];
+  return l;
+}
+
+std::string ModelCall::sharedLambdaSite() const {
+  const ExecOptions& opt = host_.options();
+  if (!opt.shared_lambda) return "";
+  const std::optional<LambdaSite> l = lambdaSite();
+  if (!l) return "";
   const Side side = s_.frames.back().side;
-  const std::size_t open = parts[3].find('(');
-  const std::vector<std::string> types{open == std::string::npos ? std::string() : parts[3].substr(open),
+  const std::size_t open = l->instantiated.find('(');
+  const std::vector<std::string> types{open == std::string::npos ? std::string() : l->instantiated.substr(open),
                                        ref_.descriptor};
-  if (!opt.shared_lambda(side, owner, name, descriptor, types)) return "";
-  std::string site = "lambda:" + impl.substr(colon + 1) + "|" + ref_.name + ref_.descriptor + "|" + parts[3];
+  if (!opt.shared_lambda(side, l->owner, l->name, l->descriptor, types)) return "";
+  std::string site = "lambda:" + l->handle + "|" + ref_.name + ref_.descriptor + "|" + l->instantiated;
   const std::string& mine = opt.main_class[side];
   for (std::size_t p = 0; !mine.empty() && (p = site.find(mine, p)) != std::string::npos;) {
     site.replace(p, mine.size(), "<analysed>");

@@ -110,6 +110,14 @@ class ModelCall {
   /// For an invokedynamic call site: the bootstrap method and its static arguments as text
   /// ("owner.name", then each argument, separated by NUL bytes), "" if they cannot be read.
   std::string bootstrapKey() const;
+  /// A LambdaMetafactory call site's implementation method handle (REF kind digit, owner, name,
+  /// descriptor, "owner.name(descriptor)") and instantiated method type ("T:(...)..."); nullopt
+  /// for another call site or one that cannot be read.
+  struct LambdaSite {
+    char kind = 0;
+    std::string owner, name, descriptor, handle, instantiated;
+  };
+  std::optional<LambdaSite> lambdaSite() const;
   /// Is the call's result thrown away at once (the next instruction is `pop`)? Then nothing
   /// can depend on whether it is null.
   bool resultDiscarded() const;

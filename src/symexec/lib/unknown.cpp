@@ -402,19 +402,9 @@ std::string functionalMethod(ModelCall& c) {
 /// For a LambdaMetafactory call site whose implementation is a static method: records it on
 /// the lambda `o` with what the site captured (Object::lambda_impl; ops/invoke.cpp runs it).
 void recordImplementation(ModelCall& c, Object& o) {
-  const std::string key = c.bootstrapKey();
-  std::vector<std::string> parts;
-  for (std::size_t at = 0;;) {
-    const std::size_t end = key.find('\0', at);
-    parts.push_back(key.substr(at, end == std::string::npos ? std::string::npos : end - at));
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  if (parts.size() < 4 || parts[2].rfind("H6:", 0) != 0) return;  // (REF_invokeStatic only)
-  const std::string& impl = parts[2];
-  const std::size_t paren = impl.find('('), dot = impl.rfind('.', paren);
-  if (paren == std::string::npos || dot == std::string::npos || dot < 3) return;
-  o.lambda_impl = impl.substr(3, dot - 3) + "." + impl.substr(dot + 1, paren - dot - 1) + ":" + impl.substr(paren);
+  const std::optional<ModelCall::LambdaSite> l = c.lambdaSite();
+  if (!l || l->kind != '6') return;  // (REF_invokeStatic only)
+  o.lambda_impl = l->owner + "." + l->name + ":" + l->descriptor;
   o.lambda_call = functionalMethod(c);
   o.lambda_args = c.args();
 }
@@ -428,6 +418,48 @@ bool callsSharedLambda(ModelCall& c) {
   return !r.lambda_sam.empty() && r.lambda_sam == c.name() + c.descriptor();
 }
 
+/// The constructor of a JDK object just made by `new` (`new String(buf, 0, n)`): the object
+/// holds nothing yet, so it is not an argument; once built, it is a function of the
+/// constructor's arguments alone, the same in both versions on equal arguments. That
+/// receiver, or no term.
+Term freshReceiver(ModelCall& c, const std::string& site) {
+  if (!site.empty() || c.name() != "<init>" || !c.hasReceiver() || c.isProgramClass(c.owner())) return Term{};
+  const Object& r = c.object(c.receiver());
+  if (!r.is_array && r.input < 0 && !r.opaque && !r.havocked && !r.escaped && !r.dirty && !r.chars &&
+      r.fields.empty() && !c.isProgramClass(r.cls))
+    return c.receiver();
+  return Term{};
+}
+
+/// The object an unmodelled call returns (not null): opaque, known by the call's term. A
+/// lambda keeps what it captured (and its implementation); `valuesReceiver`: drawn from a
+/// container of values; `noCallBack`: the call runs no program code.
+ModelResult resultObject(ModelCall& c, const std::string& call, const std::vector<Term>& args, const std::string& site,
+                         bool metafactory, bool valuesReceiver, bool noCallBack) {
+  terms::TermManager& tm = c.tm();
+  const jvm::TypeDesc& ret = c.desc().ret;
+  Object o;
+  o.cls = ret.kind == 'L' ? ret.className() : ret.text;
+  o.is_array = ret.kind == '[';
+  o.opaque = true;
+  o.ident = tm.apply(call, FunKind::Library, Sort::Int, args);
+  if (c.owner().empty())  // a lambda (or any call site): what it captured stays reachable
+    for (Term a : c.args())
+      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
+  if (metafactory && site.rfind("lambda:", 0) == 0) o.lambda_sam = functionalMethod(c);
+  if (metafactory) recordImplementation(c, o);
+  if (noCallBack && !o.is_array && (valuesFactory(c.owner(), c.name()) || valuesReceiver)) {
+    // A container of the values it was given, or something drawn from a container of values
+    // (an element, an iterator, a view): values only, while what it views is. (Not an array:
+    // the program may store anything in it.)
+    o.values_only = true;
+    for (Term a : c.args())
+      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
+  }
+  if (o.is_array) return opaqueArray(c, std::move(o));
+  return ModelResult::value(c.allocate(std::move(o)));
+}
+
 }  // namespace
 
 ModelResult unknownCall(ModelCall& c, const std::string& display, const std::string& site, bool metafactory) {
@@ -435,18 +467,8 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
   const jvm::TypeDesc& ret = c.desc().ret;
   std::string call = site.empty() ? callName(c.owner(), c.name(), c.descriptor()) : site;
   std::vector<Term> args = identities(c);
-  // The constructor of a JDK object just made by `new` (`new String(buf, 0, n)`): the object
-  // holds nothing yet, so it is not an argument; once built, it is a function of the
-  // constructor's arguments alone, the same in both versions on equal arguments.
-  Term fresh;
-  if (site.empty() && c.name() == "<init>" && c.hasReceiver() && !c.isProgramClass(c.owner())) {
-    const Object& r = c.object(c.receiver());
-    if (!r.is_array && r.input < 0 && !r.opaque && !r.havocked && !r.escaped && !r.dirty && !r.chars &&
-        r.fields.empty() && !c.isProgramClass(r.cls)) {
-      fresh = c.receiver();
-      args.erase(args.begin());
-    }
-  }
+  const Term fresh = freshReceiver(c, site);
+  if (fresh) args.erase(args.begin());
   // JDK code given values only (mayCallBack) runs no program code: what it builds of them or
   // draws from them holds values only (Object::values_only).
   const bool jdk = site.empty() && !c.owner().empty() && !c.isProgramClass(c.owner());
@@ -510,26 +532,7 @@ ModelResult unknownCall(ModelCall& c, const std::string& display, const std::str
     if (!isNull) return c.ended();
     if (*isNull) return ModelResult::value(tm.nullRef());
   }
-  Object o;
-  o.cls = ret.kind == 'L' ? ret.className() : ret.text;
-  o.is_array = ret.kind == '[';
-  o.opaque = true;
-  o.ident = tm.apply(call, FunKind::Library, Sort::Int, args);
-  if (c.owner().empty())  // a lambda (or any call site): what it captured stays reachable
-    for (Term a : c.args())
-      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
-  if (metafactory && site.rfind("lambda:", 0) == 0) o.lambda_sam = functionalMethod(c);
-  if (metafactory) recordImplementation(c, o);
-  if (!callsBack && !o.is_array && (valuesFactory(c.owner(), c.name()) || valuesReceiver)) {
-    // A container of the values it was given, or something drawn from a container of values
-    // (an element, an iterator, a view): values only, while what it views is. (Not an array:
-    // the program may store anything in it.)
-    o.values_only = true;
-    for (Term a : c.args())
-      if (tm.sort(a) == Sort::Ref && !c.isNull(a)) o.captured.push_back(a);
-  }
-  if (o.is_array) return opaqueArray(c, std::move(o));
-  return ModelResult::value(c.allocate(std::move(o)));
+  return resultObject(c, call, args, site, metafactory, valuesReceiver, !callsBack);
 }
 
 ModelResult invokeDynamicCall(ModelCall& c) {
